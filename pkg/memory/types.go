@@ -1,0 +1,191 @@
+// Package memory defines Recollect's domain types: the memory record and the
+// conversation event, with their validation and limits.
+package memory
+
+import "time"
+
+// Limits shared by every stage. A value over a limit is rejected with a
+// *FieldError naming the field and the limit.
+const (
+	MaxContentChars = 8192
+	MaxTags         = 20
+	MaxTagChars     = 32
+	MaxKeyChars     = 128
+	MaxIDChars      = 128
+	MaxNameChars    = 64 // tenant, namespace, session, subject, channel, agent
+	MaxEventsBatch  = 1000
+	MaxScopeGlobs   = 20
+	MaxSourceIDs    = 64
+)
+
+// Domain names a memory domain. The built-in ones are below; the registry is
+// extensible by configuration.
+type Domain = string
+
+// Built-in domains (000_abd7de0d1caa377d.txt).
+const (
+	DomainToolUsage       Domain = "tool-usage"
+	DomainUserPreferences Domain = "user-preferences"
+	DomainGeneral         Domain = "general"
+)
+
+// Type is what a memory says (004 types plus Nebo's categories).
+type Type string
+
+const (
+	TypePolicy       Type = "policy"
+	TypeWorkflow     Type = "workflow"
+	TypePitfall      Type = "pitfall"
+	TypeArchitecture Type = "architecture"
+	TypeDecision     Type = "decision"
+	TypePreference   Type = "preference"
+	TypeFact         Type = "fact"
+	TypeEntity       Type = "entity"
+	TypeStyle        Type = "style"
+	TypeArtifact     Type = "artifact"
+	TypeEpisode      Type = "episode"
+	TypeProcedure    Type = "procedure"
+)
+
+// Types lists every valid Type.
+var types = []Type{TypePolicy, TypeWorkflow, TypePitfall, TypeArchitecture, TypeDecision,
+	TypePreference, TypeFact, TypeEntity, TypeStyle, TypeArtifact, TypeEpisode, TypeProcedure}
+
+// Kind decides how fast a memory decays (003).
+type Kind string
+
+const (
+	KindEpisodic   Kind = "episodic"
+	KindSemantic   Kind = "semantic"
+	KindProcedural Kind = "procedural"
+)
+
+// Layer is a memory's place in the buffer → working → core lifecycle (003).
+type Layer string
+
+const (
+	LayerBuffer  Layer = "buffer"
+	LayerWorking Layer = "working"
+	LayerCore    Layer = "core"
+)
+
+// Source says which path produced a memory.
+type Source string
+
+const (
+	SourceTurn       Source = "turn"
+	SourceCompaction Source = "compaction"
+	SourceExit       Source = "exit"
+	SourceAPI        Source = "api"
+	SourceRule       Source = "rule"
+)
+
+// Confidence levels (001): explicit statements, inferred facts, unknown.
+const (
+	ConfidenceExplicit = 0.9
+	ConfidenceInferred = 0.6
+	ConfidenceUnknown  = 0.75
+)
+
+// LoreSubject is the subject of memories that belong to no single user.
+const LoreSubject = "__lore__"
+
+// DefaultTenant and DefaultNamespace are used when a request names none.
+const (
+	DefaultTenant    = "default"
+	DefaultNamespace = "default"
+)
+
+// Memory is one durable memory record. Tenant is a hard boundary: no read or
+// write ever crosses it.
+type Memory struct {
+	ID              string     `json:"id"`
+	Tenant          string     `json:"tenant"`
+	Namespace       string     `json:"namespace"`
+	Subject         string     `json:"subject,omitempty"`
+	Channel         string     `json:"channel,omitempty"`
+	Session         string     `json:"session,omitempty"`
+	Key             string     `json:"key,omitempty"`
+	Content         string     `json:"content"`
+	Domain          Domain     `json:"domain"`
+	Type            Type       `json:"type"`
+	Kind            Kind       `json:"kind"`
+	Layer           Layer      `json:"layer"`
+	Importance      float64    `json:"importance"`
+	Confidence      float64    `json:"confidence"`
+	AccessCount     int        `json:"access_count"`
+	RepetitionCount int        `json:"repetition_count"`
+	SuccessCount    int        `json:"success_count"`
+	Tags            []string   `json:"tags,omitempty"`
+	Scope           []string   `json:"scope,omitempty"`
+	Evidence        string     `json:"evidence,omitempty"`
+	SourceIDs       []string   `json:"source_ids,omitempty"`
+	Source          Source     `json:"source"`
+	CreatedAt       time.Time  `json:"created_at"`
+	ModifiedAt      time.Time  `json:"modified_at"`
+	LastAccessed    time.Time  `json:"last_accessed,omitzero"`
+	ValidFrom       time.Time  `json:"valid_from,omitzero"`
+	InvalidAt       *time.Time `json:"invalid_at,omitempty"`
+	Archived        bool       `json:"archived,omitempty"`
+	EmbeddingModel  string     `json:"embedding_model,omitempty"`
+	// Vector is the dense embedding; stores persist it, APIs omit it.
+	Vector []float32 `json:"vector,omitempty"`
+}
+
+// Priority orders types for prompt assembly (004): critical=4 … normal=1.
+func (t Type) Priority() int {
+	switch t {
+	case TypePolicy:
+		return 4
+	case TypeWorkflow, TypePitfall, TypeArchitecture:
+		return 3
+	case TypeDecision, TypePreference:
+		return 2
+	default:
+		return 1
+	}
+}
+
+// DefaultKind maps a type to the kind that decays like it.
+func (t Type) DefaultKind() Kind {
+	switch t {
+	case TypeEpisode:
+		return KindEpisodic
+	case TypeWorkflow, TypeProcedure:
+		return KindProcedural
+	default:
+		return KindSemantic
+	}
+}
+
+// Valid reports whether t is a known type.
+func (t Type) Valid() bool {
+	for _, v := range types {
+		if v == t {
+			return true
+		}
+	}
+	return false
+}
+
+// Valid reports whether k is a known kind.
+func (k Kind) Valid() bool {
+	return k == KindEpisodic || k == KindSemantic || k == KindProcedural
+}
+
+// Valid reports whether l is a known layer.
+func (l Layer) Valid() bool {
+	return l == LayerBuffer || l == LayerWorking || l == LayerCore
+}
+
+// Bonus is the recall score multiplier of a layer (003).
+func (l Layer) Bonus() float64 {
+	switch l {
+	case LayerBuffer:
+		return 0.9
+	case LayerCore:
+		return 1.1
+	default:
+		return 1.0
+	}
+}

@@ -1,0 +1,60 @@
+// Package store defines the memory store interface that the local engine and
+// Qdrant implement, and the filter and hit types they share.
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/recollect-dev/recollect/pkg/memory"
+)
+
+// ErrNotFound is returned by Get when no memory has that id in that tenant.
+var ErrNotFound = errors.New("memory not found")
+
+// Filter narrows a search, scroll or count. Zero values mean "any". Every
+// list field matches when the memory's value is one of the listed values
+// (Tags: when the memory has at least one of them).
+type Filter struct {
+	Namespaces      []string
+	Subjects        []string
+	Domains         []string
+	Types           []memory.Type
+	Kinds           []memory.Kind
+	Layers          []memory.Layer
+	Tags            []string
+	Sessions        []string
+	IncludeArchived bool
+	CreatedAfter    time.Time
+	CreatedBefore   time.Time
+}
+
+// Query is a dense similarity search within one tenant.
+type Query struct {
+	Tenant string
+	Vector []float32
+	K      int
+	Filter Filter
+}
+
+// Hit is one search result; Score is the cosine similarity in [-1, 1].
+type Hit struct {
+	Memory memory.Memory
+	Score  float64
+}
+
+// Store holds memories. Every call is scoped to one tenant; nothing crosses
+// tenants. Upsert by id is idempotent; a returned nil error means durable.
+type Store interface {
+	Upsert(ctx context.Context, mems []memory.Memory) error
+	Get(ctx context.Context, tenant, id string) (memory.Memory, error)
+	Delete(ctx context.Context, tenant string, ids ...string) error
+	Search(ctx context.Context, q Query) ([]Hit, error)
+	// Scroll calls fn for every memory of the tenant matching f, in id order,
+	// until fn returns an error (returned) or the memories run out.
+	Scroll(ctx context.Context, tenant string, f Filter, fn func(memory.Memory) error) error
+	Count(ctx context.Context, tenant string, f Filter) (int, error)
+	Tenants(ctx context.Context) ([]string, error)
+	Close() error
+}
