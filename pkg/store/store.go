@@ -13,9 +13,14 @@ import (
 // ErrNotFound is returned by Get when no memory has that id in that tenant.
 var ErrNotFound = errors.New("memory not found")
 
+// ErrClosed is returned by every call on a store after Close.
+var ErrClosed = errors.New("store closed")
+
 // Filter narrows a search, scroll or count. Zero values mean "any". Every
 // list field matches when the memory's value is one of the listed values
-// (Tags: when the memory has at least one of them).
+// (Tags: when the memory has at least one of them). Archived memories are
+// left out unless IncludeArchived; CreatedAfter and CreatedBefore are strict
+// bounds, like time.Time's After and Before.
 type Filter struct {
 	Namespaces      []string
 	Subjects        []string
@@ -30,7 +35,9 @@ type Filter struct {
 	CreatedBefore   time.Time
 }
 
-// Query is a dense similarity search within one tenant.
+// Query is a dense similarity search within one tenant. K, the most hits
+// returned (best first), must be positive; memories without a vector never
+// match.
 type Query struct {
 	Tenant string
 	Vector []float32

@@ -43,13 +43,14 @@ type Total struct {
 	Component    string        `json:"component"`
 	Model        string        `json:"model"`
 	Calls        int64         `json:"calls"`
-	Errors       int64         `json:"errors"`
+	Errors       int64         `json:"errors"` // calls whose Outcome is not OutcomeOK
 	InputTokens  int64         `json:"input_tokens"`
 	OutputTokens int64         `json:"output_tokens"`
 	Duration     time.Duration `json:"duration_ns"`
 }
 
-// Query selects records for Totals; empty fields mean any.
+// Query selects records for Totals; empty fields mean any. The time range
+// is half-open: Since <= Time < Until.
 type Query struct {
 	Tenant string
 	Since  time.Time
@@ -58,5 +59,7 @@ type Query struct {
 
 // Reader answers usage questions (recollect usage).
 type Reader interface {
+	// Totals groups the records q selects by component and model, ordered
+	// by component, then model; no records give an empty result.
 	Totals(ctx context.Context, q Query) ([]Total, error)
 }

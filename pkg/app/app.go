@@ -1,0 +1,136 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/recollect-dev/recollect/pkg/bus"
+	"github.com/recollect-dev/recollect/pkg/domains"
+	"github.com/recollect-dev/recollect/pkg/embed"
+	"github.com/recollect-dev/recollect/pkg/lock"
+	"github.com/recollect-dev/recollect/pkg/modules"
+	"github.com/recollect-dev/recollect/pkg/store"
+	"github.com/recollect-dev/recollect/pkg/usage"
+	"github.com/recollect-dev/recollect/pkg/web"
+)
+
+// App is one process: its modules, its shared backends and its listener.
+type App struct {
+	cfg     Config
+	log     *slog.Logger
+	now     func() time.Time
+	reg     *prometheus.Registry
+	web     *web.Server
+	mods    *modules.Manager
+	domains *domains.Registry
+
+	// Backends, filled in by their modules' init functions.
+	bus   *bus.Bus
+	store store.Store
+	locks lock.Locker
+	usage usage.Sink
+	model embed.Embedder
+}
+
+// New validates the configuration and builds the module table.
+func New(cfg Config, log *slog.Logger) (*App, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	a := &App{cfg: cfg, log: log, now: time.Now, reg: reg, mods: modules.New(log), domains: domains.Builtin()}
+	a.web = web.New(cfg.Web, reg, a.ready, log)
+	a.registerModules()
+	return a, nil
+}
+
+// Web is the process's HTTP server (for tests: its bound address).
+func (a *App) Web() *web.Server { return a.web }
+
+// Bus is the process's bus, once the bus module started.
+func (a *App) Bus() *bus.Bus { return a.bus }
+
+func (a *App) ready() error {
+	if !a.mods.Ready() {
+		return errors.New("modules starting, stopping or failed")
+	}
+	if a.bus != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if err := a.bus.Ready(ctx); err != nil {
+			return fmt.Errorf("nats: %w", err)
+		}
+	}
+	return nil
+}
+
+// Start binds the listener and starts the target modules.
+func (a *App) Start(ctx context.Context) error {
+	if !a.cfg.Web.Loopback() && !a.cfg.Insecure {
+		return fmt.Errorf("http-addr %s is not a loopback address: API keys arrive with a later release, so pass --insecure to listen there without authentication", a.cfg.Web.Addr)
+	}
+	a.warnSplit()
+	if err := a.web.Listen(); err != nil {
+		return err
+	}
+	if err := a.mods.Start(ctx, a.cfg.Targets); err != nil {
+		_ = a.web.Shutdown(context.WithoutCancel(ctx))
+		return err
+	}
+	a.log.Info("recollect ready", "targets", a.cfg.Targets, "http", a.web.URL(), "store", a.cfg.storeBackend())
+	return nil
+}
+
+// warnSplit warns when a split deployment uses a backend that only works
+// inside one process.
+func (a *App) warnSplit() {
+	if a.cfg.singleProcess() {
+		return
+	}
+	if a.cfg.Bus.URL == "" {
+		a.log.Warn("split deployment with the embedded NATS server: other processes cannot reach this queue; set --nats-url")
+	}
+	if a.cfg.Redis.URL == "" {
+		a.log.Warn("split deployment with in-process leases: set --redis-url so leases hold across processes")
+	}
+	if a.cfg.ClickHouse.DSN == "" {
+		a.log.Warn("split deployment with the local usage log: set --clickhouse-dsn to collect model usage in one place")
+	}
+}
+
+// Wait blocks until ctx ends (a signal) or a module fails.
+func (a *App) Wait(ctx context.Context) error {
+	select {
+	case <-ctx.Done():
+		return nil
+	case err := <-a.mods.Failed():
+		return err
+	case err := <-a.web.Failed():
+		return fmt.Errorf("http server: %w", err)
+	}
+}
+
+// Stop drains and stops every module in reverse order, then the listener.
+func (a *App) Stop(ctx context.Context) error {
+	err := a.mods.Stop(ctx)
+	return errors.Join(err, a.web.Shutdown(ctx))
+}
+
+// Run starts, waits for ctx or a failure, and stops.
+func (a *App) Run(ctx context.Context) error {
+	if err := a.Start(ctx); err != nil {
+		return err
+	}
+	waitErr := a.Wait(ctx)
+	a.log.Info("stopping", "reason", fmt.Sprint(waitErr))
+	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	return errors.Join(waitErr, a.Stop(stopCtx))
+}

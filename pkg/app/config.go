@@ -1,0 +1,140 @@
+// Package app wires Recollect's modules together: one place decides which
+// backends a process uses and starts the modules its targets need.
+package app
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/recollect-dev/recollect/pkg/bus"
+	"github.com/recollect-dev/recollect/pkg/consolidate"
+	"github.com/recollect-dev/recollect/pkg/embedder"
+	"github.com/recollect-dev/recollect/pkg/extract"
+	"github.com/recollect-dev/recollect/pkg/ingest"
+	"github.com/recollect-dev/recollect/pkg/lock/redislock"
+	"github.com/recollect-dev/recollect/pkg/recall"
+	"github.com/recollect-dev/recollect/pkg/topiary"
+	"github.com/recollect-dev/recollect/pkg/usage"
+	"github.com/recollect-dev/recollect/pkg/usage/clickhouse"
+	"github.com/recollect-dev/recollect/pkg/web"
+)
+
+// Store backends.
+const (
+	StoreAuto   = "auto"
+	StoreLocal  = "local"
+	StoreRemote = "remote"
+	StoreQdrant = "qdrant"
+)
+
+// Config is a process's whole configuration.
+type Config struct {
+	Targets      []string
+	DataDir      string
+	LogLevel     string
+	Insecure     bool
+	StoreBackend string
+	QdrantAddr   string
+
+	Web         web.Config
+	Bus         bus.Config
+	Redis       redislock.Config
+	ClickHouse  clickhouse.Config
+	Usage       usage.Config
+	Ingest      ingest.Config
+	Extract     extract.Config
+	Embedder    embedder.Config
+	Consolidate consolidate.Config
+	Topiary     topiary.Config
+	Recall      recall.Config
+}
+
+// RegisterFlags adds every flag; with fixedTarget the --target flag is not
+// offered (a cmd/<module> binary runs its own module).
+func (c *Config) RegisterFlags(fs *pflag.FlagSet, fixedTarget string) {
+	if fixedTarget == "" {
+		fs.StringSliceVar(&c.Targets, "target", []string{TargetAll}, "modules to run: all, or a comma list of "+strings.Join(PublicTargets(), ", "))
+	} else {
+		c.Targets = []string{fixedTarget}
+	}
+	fs.StringVar(&c.DataDir, "data-dir", "./data", "directory for the embedded NATS store, the local memory store and the local usage log")
+	fs.StringVar(&c.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
+	fs.BoolVar(&c.Insecure, "insecure", false, "allow a non-loopback listener without API keys")
+	fs.StringVar(&c.StoreBackend, "store", StoreAuto, "memory store: auto (qdrant when --qdrant-addr is set, local in one process, else remote), local, remote (the store target of another process, over NATS), qdrant")
+	fs.StringVar(&c.QdrantAddr, "qdrant-addr", "", "Qdrant gRPC address host:port for the distributed memory store")
+	c.Web.RegisterFlags("", fs)
+	c.Bus.RegisterFlags("", fs)
+	c.Redis.RegisterFlags("", fs)
+	c.ClickHouse.RegisterFlags("", fs)
+	c.Usage.RegisterFlags("", fs)
+	c.Ingest.RegisterFlags("", fs)
+	c.Extract.RegisterFlags("", fs)
+	c.Embedder.RegisterFlags("", fs)
+	c.Consolidate.RegisterFlags("", fs)
+	c.Topiary.RegisterFlags("", fs)
+	c.Recall.RegisterFlags("", fs)
+}
+
+// Validate checks every part and names the bad setting.
+func (c *Config) Validate() error {
+	var errs []error
+	if len(c.Targets) == 0 {
+		errs = append(errs, errors.New("target: at least one module is required"))
+	}
+	for _, t := range c.Targets {
+		if !slices.Contains(append(PublicTargets(), TargetAll), strings.TrimSpace(t)) {
+			errs = append(errs, fmt.Errorf("target: unknown module %q (known: all, %s)", t, strings.Join(PublicTargets(), ", ")))
+		}
+	}
+	if c.DataDir == "" {
+		errs = append(errs, errors.New("data-dir must not be empty"))
+	}
+	switch c.StoreBackend {
+	case StoreAuto, StoreLocal, StoreRemote:
+	case StoreQdrant:
+		if c.QdrantAddr == "" {
+			errs = append(errs, errors.New("store=qdrant needs --qdrant-addr"))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("store must be auto, local, remote or qdrant (got %q)", c.StoreBackend))
+	}
+	for _, v := range []interface{ Validate() error }{&c.Web, &c.Bus, &c.Redis, &c.ClickHouse, &c.Usage, &c.Ingest,
+		&c.Extract, &c.Embedder, &c.Consolidate, &c.Topiary, &c.Recall} {
+		if err := v.Validate(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// singleProcess reports whether this process runs every module.
+func (c *Config) singleProcess() bool { return slices.Contains(c.Targets, TargetAll) }
+
+// storeBackend resolves "auto".
+func (c *Config) storeBackend() string {
+	if c.StoreBackend != StoreAuto {
+		return c.StoreBackend
+	}
+	switch {
+	case c.QdrantAddr != "":
+		return StoreQdrant
+	case c.Bus.URL == "" || c.singleProcess() || slices.Contains(c.Targets, TargetStore):
+		return StoreLocal
+	default:
+		return StoreRemote
+	}
+}
+
+func (c *Config) dir(parts ...string) (string, error) {
+	p := filepath.Join(append([]string{c.DataDir}, parts...)...)
+	if err := os.MkdirAll(p, 0o755); err != nil {
+		return "", fmt.Errorf("create data directory %s: %w", p, err)
+	}
+	return p, nil
+}

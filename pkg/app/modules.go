@@ -1,0 +1,205 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/recollect-dev/recollect/pkg/bus"
+	"github.com/recollect-dev/recollect/pkg/consolidate"
+	"github.com/recollect-dev/recollect/pkg/embed/minilm"
+	"github.com/recollect-dev/recollect/pkg/embedder"
+	"github.com/recollect-dev/recollect/pkg/extract"
+	"github.com/recollect-dev/recollect/pkg/ingest"
+	"github.com/recollect-dev/recollect/pkg/lock/memlock"
+	"github.com/recollect-dev/recollect/pkg/lock/redislock"
+	"github.com/recollect-dev/recollect/pkg/modules"
+	"github.com/recollect-dev/recollect/pkg/query"
+	"github.com/recollect-dev/recollect/pkg/recall"
+	"github.com/recollect-dev/recollect/pkg/store/local"
+	"github.com/recollect-dev/recollect/pkg/store/remote"
+	"github.com/recollect-dev/recollect/pkg/topiary"
+	"github.com/recollect-dev/recollect/pkg/usage"
+	"github.com/recollect-dev/recollect/pkg/usage/clickhouse"
+	"github.com/recollect-dev/recollect/pkg/usage/jsonl"
+)
+
+// Module names. The public ones can be targets.
+const (
+	TargetAll          = "all"
+	TargetIngest       = "ingest"
+	TargetExtractor    = "extractor"
+	TargetEmbedder     = "embedder"
+	TargetConsolidator = "consolidator"
+	TargetTopiary      = "topiary"
+	TargetQuery        = "query"
+	TargetStore        = "store"
+
+	modBus   = "bus"
+	modStore = "memory-store"
+	modLocks = "locks"
+	modUsage = "usage"
+	modModel = "embedding-model"
+)
+
+// PublicTargets lists the modules a process can run.
+func PublicTargets() []string {
+	return []string{TargetIngest, TargetExtractor, TargetEmbedder, TargetConsolidator, TargetTopiary, TargetQuery, TargetStore}
+}
+
+func (a *App) registerModules() {
+	m := a.mods
+	m.Register(modules.Module{Name: modBus, Init: a.initBus})
+	m.Register(modules.Module{Name: modStore, Deps: []string{modBus}, Init: a.initStore})
+	m.Register(modules.Module{Name: modLocks, Init: a.initLocks})
+	m.Register(modules.Module{Name: modUsage, Init: a.initUsage})
+	m.Register(modules.Module{Name: modModel, Init: a.initModel})
+	m.Register(modules.Module{Name: TargetIngest, Public: true, Deps: []string{modBus}, Init: a.initIngest})
+	m.Register(modules.Module{Name: TargetExtractor, Public: true, Deps: []string{modBus, modLocks, modUsage}, Init: a.initExtractor})
+	m.Register(modules.Module{Name: TargetEmbedder, Public: true, Deps: []string{modBus, modStore, modModel, modUsage}, Init: a.initEmbedder})
+	m.Register(modules.Module{Name: TargetConsolidator, Public: true, Deps: []string{modBus, modStore, modLocks}, Init: a.initConsolidator})
+	m.Register(modules.Module{Name: TargetTopiary, Public: true, Deps: []string{modBus, modStore, modLocks}, Init: a.initTopiary})
+	m.Register(modules.Module{Name: TargetQuery, Public: true, Deps: []string{modBus, modStore, modModel, modUsage}, Init: a.initQuery})
+	m.Register(modules.Module{Name: TargetStore, Public: true, Deps: []string{modBus, modStore}, Init: a.initStoreServer})
+	m.Register(modules.Module{Name: TargetAll, Public: true, Deps: []string{TargetIngest, TargetExtractor, TargetEmbedder, TargetConsolidator, TargetTopiary, TargetQuery}})
+}
+
+func (a *App) initBus(ctx context.Context) (modules.Service, error) {
+	cfg := a.cfg.Bus
+	if cfg.URL == "" {
+		dir, err := a.cfg.dir()
+		if err != nil {
+			return nil, err
+		}
+		cfg.DataDir = dir
+	}
+	b, err := bus.Open(ctx, cfg, a.log)
+	if err != nil {
+		return nil, err
+	}
+	a.bus = b
+	return modules.Closer(b.Close), nil
+}
+
+func (a *App) initStore(ctx context.Context) (modules.Service, error) {
+	switch backend := a.cfg.storeBackend(); backend {
+	case StoreLocal:
+		dir, err := a.cfg.dir("store")
+		if err != nil {
+			return nil, err
+		}
+		s, err := local.Open(dir, local.WithLogger(a.log))
+		if err != nil {
+			return nil, fmt.Errorf("open local store in %s: %w", dir, err)
+		}
+		a.store = s
+		return modules.Closer(s.Close), nil
+	case StoreRemote:
+		a.store = remote.NewClient(a.bus.Conn())
+		return modules.Closer(func() error { return nil }), nil
+	default:
+		return nil, fmt.Errorf("store backend %q is not available in this build yet: use local or remote", backend)
+	}
+}
+
+func (a *App) initStoreServer(ctx context.Context) (modules.Service, error) {
+	if a.cfg.storeBackend() != StoreLocal {
+		return nil, errors.New("the store target serves the local engine: run it with --store=local")
+	}
+	srv, err := remote.Serve(ctx, a.bus.Conn(), a.store, a.log)
+	if err != nil {
+		return nil, err
+	}
+	return modules.Funcs{StopFunc: srv.Stop}, nil
+}
+
+func (a *App) initLocks(ctx context.Context) (modules.Service, error) {
+	if a.cfg.Redis.URL == "" {
+		a.locks = memlock.New()
+		return nil, nil
+	}
+	client, err := redislock.NewClient(a.cfg.Redis)
+	if err != nil {
+		return nil, err
+	}
+	if err := client.Ping(ctx).Err(); err != nil {
+		_ = client.Close()
+		return nil, fmt.Errorf("connect to redis: %w", err)
+	}
+	a.locks = redislock.New(client)
+	return modules.Closer(client.Close), nil
+}
+
+func (a *App) initUsage(ctx context.Context) (modules.Service, error) {
+	var w usage.Writer
+	var closeW func() error
+	if a.cfg.ClickHouse.DSN != "" {
+		ch, err := clickhouse.Open(ctx, a.cfg.ClickHouse)
+		if err != nil {
+			return nil, err
+		}
+		w, closeW = ch, ch.Close
+	} else {
+		dir, err := a.cfg.dir()
+		if err != nil {
+			return nil, err
+		}
+		l, err := jsonl.Open(dir)
+		if err != nil {
+			return nil, err
+		}
+		w, closeW = l, l.Close
+	}
+	opts := append(a.cfg.Usage.Options(), usage.WithLogger(a.log))
+	sink := usage.NewBuffered(w, opts...)
+	a.usage = sink
+	return modules.Closer(func() error { return errors.Join(sink.Close(), closeW()) }), nil
+}
+
+func (a *App) initModel(ctx context.Context) (modules.Service, error) {
+	m, err := minilm.Load()
+	if err != nil {
+		return nil, fmt.Errorf("load embedding model: %w", err)
+	}
+	a.model = m
+	return nil, nil
+}
+
+func (a *App) initIngest(ctx context.Context) (modules.Service, error) {
+	in, err := ingest.New(a.cfg.Ingest, a.bus, a.reg, a.log, a.now)
+	if err != nil {
+		return nil, err
+	}
+	a.web.Handle("POST /v1/events", in)
+	return nil, nil
+}
+
+func (a *App) initExtractor(ctx context.Context) (modules.Service, error) {
+	return extract.New(a.cfg.Extract, a.bus, a.reg, a.log, a.now)
+}
+
+func (a *App) initEmbedder(ctx context.Context) (modules.Service, error) {
+	return embedder.New(a.cfg.Embedder, a.store, a.bus, a.model, a.usage, a.reg, a.log, a.now)
+}
+
+func (a *App) initConsolidator(ctx context.Context) (modules.Service, error) {
+	return consolidate.New(a.cfg.Consolidate, a.store, a.bus, a.locks, a.reg, a.log, a.now)
+}
+
+func (a *App) initTopiary(ctx context.Context) (modules.Service, error) {
+	return topiary.New(a.cfg.Topiary, a.store, a.bus, a.locks, a.reg, a.log, a.now)
+}
+
+func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
+	r, err := recall.New(a.cfg.Recall, a.store, usageEmbedder{a.model, a.usage, a.now}, a.domains, a.now)
+	if err != nil {
+		return nil, err
+	}
+	trees, err := topiary.OpenTrees(ctx, a.bus.JetStream())
+	if err != nil {
+		return nil, err
+	}
+	q := query.New(r, a.store, a.bus, trees, a.reg, a.log, a.now)
+	q.Routes(a.web.Handle)
+	return nil, nil
+}

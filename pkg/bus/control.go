@@ -1,0 +1,10 @@
+package bus
+
+// ConsolidatePrefix carries requests for consolidation epochs; they live on
+// the event stream so that scheduled and manual requests share one durable,
+// deduplicated path.
+const ConsolidatePrefix = "recollect.event.consolidate."
+
+// ConsolidateSubject is where epochs for a tenant are requested ("*" for a
+// consumer filter over every tenant).
+func ConsolidateSubject(tenant string) string { return ConsolidatePrefix + tenant }

@@ -1,0 +1,14 @@
+package cli
+
+import (
+	"github.com/spf13/cobra"
+)
+
+func newBenchCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "bench",
+		Short: "Measure Recollect on this machine",
+	}
+	cmd.AddCommand(newBenchIngestCmd())
+	return cmd
+}

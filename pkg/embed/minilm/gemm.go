@@ -1,0 +1,143 @@
+package minilm
+
+// The matrix products of the forward pass are C = A·B with A row-major
+// (activations) and B packed in panels of panelWidth columns: panel p holds
+// columns [p·16, p·16+16) as k consecutive rows of 16 floats. A micro-kernel
+// computes a tileRows×panelWidth tile of C; the driver below blocks the
+// loops so that a kc×16 slice of B stays in L1 and an mc×kc block of A in
+// L2 while the kernel runs (the GotoBLAS scheme).
+const (
+	panelWidth  = 16
+	tileRows    = 6
+	blockK      = 384
+	blockM      = 132 // multiple of tileRows
+	groupPanels = 4
+)
+
+// microKernel computes the tile C[0:6, 0:16] (row stride ldc) as
+// A[0:6, 0:k]·B (A row stride lda, B one packed panel of k rows), adding
+// to C when acc is set and overwriting it otherwise.
+type microKernel func(k int, a []float32, lda int, b []float32, c []float32, ldc int, acc bool)
+
+// packPanels packs w, an n×k row-major matrix (PyTorch's out×in layout),
+// so that gemm computes x·wᵀ. n must be a multiple of panelWidth.
+func packPanels(w []float32, n, k int) []float32 {
+	p := make([]float32, n*k)
+	for j := 0; j < n; j++ {
+		panel, col := j/panelWidth, j%panelWidth
+		base := panel * k * panelWidth
+		row := w[j*k : j*k+k]
+		for i, v := range row {
+			p[base+i*panelWidth+col] = v
+		}
+	}
+	return p
+}
+
+// gemmScratch holds the zero-padded copies used for the last, partial row
+// tile; one per goroutine.
+type gemmScratch struct {
+	a [tileRows * blockK]float32
+	c [tileRows * panelWidth]float32
+}
+
+// gemm sets C (m×n, row stride ldc) to A (m×k, row stride lda) times the
+// packed B (k×n), for panels [p0, p1) of B only; n = 16·(number of panels).
+//
+// Weights are far larger than the caches and each is used once per call,
+// so the loops run over groups of panels outermost: a group (kc×64 floats)
+// is read from memory once and stays in L2 while every row block of A
+// passes over it, one panel at a time from L1.
+func gemm(kern microKernel, s *gemmScratch, m, k int, a []float32, lda int, b []float32, p0, p1 int, c []float32, ldc int) {
+	full := m - m%tileRows
+	for pc := 0; pc < k; pc += blockK {
+		kc := min(blockK, k-pc)
+		acc := pc > 0
+		if full < m {
+			// Copy the partial tile's rows of A once per k block.
+			clear(s.a[:tileRows*kc])
+			for r := full; r < m; r++ {
+				copy(s.a[(r-full)*kc:(r-full+1)*kc], a[r*lda+pc:r*lda+pc+kc])
+			}
+		}
+		for pg := p0; pg < p1; pg += groupPanels {
+			for ic := 0; ic < m; ic += blockM {
+				mc := min(blockM, m-ic)
+				for p := pg; p < min(pg+groupPanels, p1); p++ {
+					bp := b[p*k*panelWidth+pc*panelWidth : p*k*panelWidth+(pc+kc)*panelWidth]
+					col := p * panelWidth
+					for r := ic; r < ic+mc; r += tileRows {
+						if r < full {
+							kern(kc, a[r*lda+pc:], lda, bp, c[r*ldc+col:], ldc, acc)
+							continue
+						}
+						edgeTile(kern, s, m-r, kc, bp, c[r*ldc+col:], ldc, acc)
+					}
+				}
+			}
+		}
+	}
+}
+
+// edgeTile runs the kernel on the padded copy of the last mr (< 6) rows.
+func edgeTile(kern microKernel, s *gemmScratch, mr, kc int, bp, c []float32, ldc int, acc bool) {
+	if acc {
+		for r := 0; r < mr; r++ {
+			copy(s.c[r*panelWidth:(r+1)*panelWidth], c[r*ldc:r*ldc+panelWidth])
+		}
+	}
+	kern(kc, s.a[:], kc, bp, s.c[:], panelWidth, acc)
+	for r := 0; r < mr; r++ {
+		copy(c[r*ldc:r*ldc+panelWidth], s.c[r*panelWidth:(r+1)*panelWidth])
+	}
+}
+
+// kernelGo is the portable micro-kernel: 2×4 register blocks over the
+// 6×16 tile, each streaming through k.
+func kernelGo(k int, a []float32, lda int, b []float32, c []float32, ldc int, acc bool) {
+	b = b[:k*panelWidth]
+	for i := 0; i < tileRows; i += 2 {
+		a0 := a[i*lda : i*lda+k]
+		a1 := a[(i+1)*lda : (i+1)*lda+k]
+		c0 := c[i*ldc : i*ldc+panelWidth]
+		c1 := c[(i+1)*ldc : (i+1)*ldc+panelWidth]
+		for j := 0; j < panelWidth; j += 4 {
+			var s00, s01, s02, s03, s10, s11, s12, s13 float32
+			for p, x0 := range a0 {
+				x1 := a1[p]
+				bb := b[p*panelWidth+j : p*panelWidth+j+4 : p*panelWidth+j+4]
+				s00 += x0 * bb[0]
+				s01 += x0 * bb[1]
+				s02 += x0 * bb[2]
+				s03 += x0 * bb[3]
+				s10 += x1 * bb[0]
+				s11 += x1 * bb[1]
+				s12 += x1 * bb[2]
+				s13 += x1 * bb[3]
+			}
+			if acc {
+				s00 += c0[j]
+				s01 += c0[j+1]
+				s02 += c0[j+2]
+				s03 += c0[j+3]
+				s10 += c1[j]
+				s11 += c1[j+1]
+				s12 += c1[j+2]
+				s13 += c1[j+3]
+			}
+			c0[j], c0[j+1], c0[j+2], c0[j+3] = s00, s01, s02, s03
+			c1[j], c1[j+1], c1[j+2], c1[j+3] = s10, s11, s12, s13
+		}
+	}
+}
+
+// kernelSet is the inner loops of the forward pass for one instruction
+// set: the GEMM micro-kernel and the bias+GELU pass over the FFN.
+type kernelSet struct {
+	name string
+	kern microKernel
+	gelu func(x, bias []float32)
+}
+
+// portable runs anywhere.
+var portable = kernelSet{"go", kernelGo, biasGELU}

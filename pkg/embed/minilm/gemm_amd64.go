@@ -1,0 +1,47 @@
+//go:build amd64
+
+package minilm
+
+import (
+	"golang.org/x/sys/cpu"
+)
+
+//go:noescape
+func gemm6x16AVX2(k int, a *float32, lda int, b *float32, c *float32, ldc int, acc bool)
+
+// kernelAVX2 is the AVX2/FMA micro-kernel (gemm_amd64.s). The slice checks
+// keep every access of the assembly in bounds.
+func kernelAVX2(k int, a []float32, lda int, b []float32, c []float32, ldc int, acc bool) {
+	if k <= 0 {
+		kernelGo(k, a, lda, b, c, ldc, acc)
+		return
+	}
+	_ = a[(tileRows-1)*lda+k-1]
+	_ = b[panelWidth*k-1]
+	_ = c[(tileRows-1)*ldc+panelWidth-1]
+	gemm6x16AVX2(k, &a[0], lda, &b[0], &c[0], ldc, acc)
+}
+
+//go:noescape
+func geluRowAVX2(x *float32, bias *float32, n int)
+
+// geluAVX2 is biasGELU with 8 lanes at a time (gelu_amd64.s).
+func geluAVX2(x, bias []float32) {
+	n := len(bias)
+	vec := n - n%8
+	for r := 0; r+n <= len(x); r += n {
+		row := x[r : r+n]
+		if vec > 0 {
+			geluRowAVX2(&row[0], &bias[0], vec)
+		}
+		biasGELU(row[vec:], bias[vec:])
+	}
+}
+
+// kernels lists the kernel sets this CPU can run, fastest first.
+func kernels() []kernelSet {
+	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
+		return []kernelSet{{"avx2", kernelAVX2, geluAVX2}, portable}
+	}
+	return []kernelSet{portable}
+}

@@ -1,0 +1,68 @@
+// Package minilm is the built-in embedding model: all-MiniLM-L6-v2 (384
+// dimensions, Apache-2.0) with its weights inside the binary, a WordPiece
+// tokenizer identical to the reference one, and a pure-Go BERT forward pass
+// whose matrix products run on an AVX2/FMA kernel where the CPU has one.
+package minilm
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/recollect-dev/recollect/pkg/embed"
+)
+
+// ModelName is the name Model reports, as recorded with each vector.
+const ModelName = "all-MiniLM-L6-v2"
+
+// Dim is the embedding width.
+const Dim = hiddenSize
+
+var _ embed.Embedder = (*Model)(nil)
+
+// Model embeds text with all-MiniLM-L6-v2. It is immutable after Load and
+// safe for concurrent use; load it once and share it (it holds ~90 MB).
+type Model struct {
+	tok        *tokenizer
+	enc        *encoder
+	workspaces sync.Pool // *workspace, reused across calls
+}
+
+// encoder is the BERT forward pass over read-only weights.
+type encoder struct {
+	w  *weights
+	ks kernelSet
+}
+
+// Load builds the model from the embedded files.
+func Load() (*Model, error) {
+	return load(kernels()[0])
+}
+
+func load(ks kernelSet) (*Model, error) {
+	if err := checkConfig([]byte(configFile)); err != nil {
+		return nil, fmt.Errorf("load %s: %w", ModelName, err)
+	}
+	tok, err := newTokenizer([]byte(tokenizerFileData))
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", ModelName, err)
+	}
+	st, err := parseSafetensors(weightsFile)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", ModelName, err)
+	}
+	w, err := loadWeights(st)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", ModelName, err)
+	}
+	return &Model{tok: tok, enc: &encoder{w: w, ks: ks}}, nil
+}
+
+// Dim returns the embedding width, 384.
+func (m *Model) Dim() int { return Dim }
+
+// Model returns "all-MiniLM-L6-v2".
+func (m *Model) Model() string { return ModelName }
+
+// Tokens returns how many tokens text is embedded as, [CLS] and [SEP]
+// included, after truncation to 256: the input count for usage records.
+func (m *Model) Tokens(text string) int { return len(m.tok.encode(text)) }

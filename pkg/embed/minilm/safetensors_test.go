@@ -1,0 +1,103 @@
+package minilm
+
+import (
+	"encoding/binary"
+	"math"
+	"strings"
+	"testing"
+)
+
+// safetensorsFile builds a file from a JSON header and data.
+func safetensorsFile(header, data string) string {
+	var n [8]byte
+	binary.LittleEndian.PutUint64(n[:], uint64(len(header)))
+	return string(n[:]) + header + data
+}
+
+func TestParseSafetensors(t *testing.T) {
+	// 1.0, -2.0, 0.5 as fp16.
+	data := "\x00\x3c\x00\xc0\x00\x38"
+	file := safetensorsFile(`{"__metadata__":{"format":"pt"},"w":{"dtype":"F16","shape":[3],"data_offsets":[0,6]}}`, data)
+	st, err := parseSafetensors(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.float32s("w", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []float32{1, -2, 0.5}; got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if _, err := st.float32s("w", 1, 3); err == nil {
+		t.Error("wrong shape accepted")
+	}
+	if _, err := st.float32s("missing", 3); err == nil {
+		t.Error("missing tensor accepted")
+	}
+}
+
+func TestParseSafetensorsRejectsBadFiles(t *testing.T) {
+	cases := []struct {
+		name, file string
+	}{
+		{"empty", ""},
+		{"short", "\x01\x00"},
+		{"header overruns", "\xff\x00\x00\x00\x00\x00\x00\x00{}"},
+		{"bad json", safetensorsFile(`{"w":`, "")},
+		{"unknown dtype", safetensorsFile(`{"w":{"dtype":"Q4","shape":[1],"data_offsets":[0,2]}}`, "\x00\x00")},
+		{"offsets past end", safetensorsFile(`{"w":{"dtype":"F16","shape":[2],"data_offsets":[0,4]}}`, "\x00\x00")},
+		{"size mismatch", safetensorsFile(`{"w":{"dtype":"F16","shape":[3],"data_offsets":[0,4]}}`, "\x00\x00\x00\x00")},
+		{"negative dim", safetensorsFile(`{"w":{"dtype":"F16","shape":[-1],"data_offsets":[0,0]}}`, "")},
+		{"reversed offsets", safetensorsFile(`{"w":{"dtype":"F16","shape":[0],"data_offsets":[2,0]}}`, "\x00\x00")},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if _, err := parseSafetensors(c.file); err == nil {
+				t.Fatal("no error")
+			}
+		})
+	}
+}
+
+func TestHalfToFloat(t *testing.T) {
+	cases := []struct {
+		h    uint16
+		want float32
+	}{
+		{0x0000, 0},
+		{0x3C00, 1},
+		{0xBC00, -1},
+		{0x3555, 0.333251953125},
+		{0x7BFF, 65504},                          // largest normal
+		{0x0400, float32(math.Ldexp(1, -14))},    // smallest normal
+		{0x0001, float32(math.Ldexp(1, -24))},    // smallest subnormal
+		{0x03FF, float32(math.Ldexp(1023, -24))}, // largest subnormal
+		{0x7C00, float32(math.Inf(1))},
+		{0xFC00, float32(math.Inf(-1))},
+	}
+	for _, c := range cases {
+		if got := halfToFloat(c.h); got != c.want {
+			t.Errorf("halfToFloat(%#04x) = %g, want %g", c.h, got, c.want)
+		}
+	}
+	if got := halfToFloat(0x7E00); !math.IsNaN(float64(got)) {
+		t.Errorf("halfToFloat(NaN) = %g", got)
+	}
+	if got := halfToFloat(0x8000); got != 0 || !math.Signbit(float64(got)) {
+		t.Errorf("halfToFloat(-0) = %g", got)
+	}
+}
+
+func TestCheckConfigRejectsOtherModels(t *testing.T) {
+	if err := checkConfig([]byte(configFile)); err != nil {
+		t.Fatalf("embedded config: %v", err)
+	}
+	other := strings.Replace(configFile, `"num_hidden_layers": 6`, `"num_hidden_layers": 12`, 1)
+	if other == configFile {
+		t.Fatal("layer count not found in config.json")
+	}
+	if err := checkConfig([]byte(other)); err == nil {
+		t.Fatal("12-layer config accepted")
+	}
+}

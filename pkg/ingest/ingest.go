@@ -1,0 +1,215 @@
+// Package ingest accepts conversation events over HTTP, validates them and
+// publishes them onto the conversation stream. It answers 2xx only once
+// JetStream has acknowledged every event of the request.
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/spf13/pflag"
+
+	"github.com/recollect-dev/recollect/pkg/bus"
+	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/web"
+)
+
+// Config of the ingest module.
+type Config struct {
+	MaxBatch       int
+	PublishTimeout time.Duration
+	RetryAfter     time.Duration
+}
+
+// RegisterFlags adds the ingest flags.
+func (c *Config) RegisterFlags(prefix string, fs *pflag.FlagSet) {
+	fs.IntVar(&c.MaxBatch, prefix+"ingest-max-batch", memory.MaxEventsBatch, "most events accepted in one request")
+	fs.DurationVar(&c.PublishTimeout, prefix+"ingest-publish-timeout", 10*time.Second, "how long ingest waits for JetStream to acknowledge a request's events")
+	fs.DurationVar(&c.RetryAfter, prefix+"ingest-retry-after", 2*time.Second, "Retry-After sent with 503 when the queue is unavailable or full")
+}
+
+// Validate checks the configuration.
+func (c *Config) Validate() error {
+	if c.MaxBatch < 1 || c.MaxBatch > 10000 {
+		return fmt.Errorf("ingest-max-batch must be between 1 and 10000 (got %d)", c.MaxBatch)
+	}
+	if c.PublishTimeout <= 0 {
+		return errors.New("ingest-publish-timeout must be positive")
+	}
+	return nil
+}
+
+// Publisher is the part of the bus ingest needs.
+type Publisher interface {
+	PublishBatch(ctx context.Context, ms []bus.Msg) error
+}
+
+// Ingest is the ingest module.
+type Ingest struct {
+	cfg     Config
+	pub     Publisher
+	log     *slog.Logger
+	now     func() time.Time
+	metrics metrics
+}
+
+type metrics struct {
+	accepted prometheus.Counter
+	rejected *prometheus.CounterVec
+}
+
+// New builds the module.
+func New(cfg Config, pub Publisher, reg prometheus.Registerer, log *slog.Logger, now func() time.Time) (*Ingest, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	m := metrics{
+		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "recollect_ingest_events_accepted_total", Help: "Events acknowledged by JetStream."}),
+		rejected: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "recollect_ingest_requests_rejected_total", Help: "Requests refused, by reason."}, []string{"reason"}),
+	}
+	if reg != nil {
+		reg.MustRegister(m.accepted, m.rejected)
+	}
+	return &Ingest{cfg: cfg, pub: pub, log: log, now: now, metrics: m}, nil
+}
+
+// Response is the body of a successful POST /v1/events.
+type Response struct {
+	Accepted int      `json:"accepted"`
+	IDs      []string `json:"ids"`
+}
+
+// batch is the {"events": [...]} form.
+type batch struct {
+	Events []json.RawMessage `json:"events"`
+}
+
+// ServeHTTP handles POST /v1/events: one event or {"events": [...]}.
+func (i *Ingest) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var raw json.RawMessage
+	if err := web.DecodeJSON(w, r, &raw); err != nil {
+		i.metrics.rejected.WithLabelValues("bad_json").Inc()
+		web.WriteError(w, http.StatusBadRequest, "bad_request", err)
+		return
+	}
+	events, err := i.Decode(raw)
+	if err != nil {
+		i.metrics.rejected.WithLabelValues("invalid").Inc()
+		web.WriteError(w, http.StatusBadRequest, "invalid_event", err)
+		return
+	}
+	if err := i.Publish(r.Context(), events); err != nil {
+		i.metrics.rejected.WithLabelValues("unavailable").Inc()
+		i.log.WarnContext(r.Context(), "publish events", "events", len(events), "error", err)
+		web.Unavailable(w, i.cfg.RetryAfter, fmt.Errorf("queue unavailable, retry with the same event ids: %w", err))
+		return
+	}
+	ids := make([]string, len(events))
+	for k, e := range events {
+		ids[k] = e.ID
+	}
+	i.metrics.accepted.Add(float64(len(events)))
+	web.WriteJSON(w, http.StatusAccepted, Response{Accepted: len(events), IDs: ids})
+}
+
+// Decode parses and validates a request body. Either every event is valid
+// or none is accepted; the error names the first bad field
+// ("events[3].content is longer than 8192 characters").
+func (i *Ingest) Decode(raw json.RawMessage) ([]memory.Event, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, &memory.FieldError{Field: "body", Reason: "must be a JSON object: one event or {\"events\": [...]}"}
+	}
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &probe); err != nil {
+		return nil, &memory.FieldError{Field: "body", Reason: err.Error()}
+	}
+	now := i.now()
+	if _, isBatch := probe["events"]; isBatch {
+		var b batch
+		if err := strictUnmarshal(raw, &b); err != nil {
+			return nil, &memory.FieldError{Field: "body", Reason: err.Error()}
+		}
+		if len(b.Events) == 0 {
+			return nil, &memory.FieldError{Field: "events", Reason: "is empty"}
+		}
+		if len(b.Events) > i.cfg.MaxBatch {
+			return nil, &memory.FieldError{Field: "events", Reason: fmt.Sprintf("has %d events, more than the limit of %d", len(b.Events), i.cfg.MaxBatch)}
+		}
+		out := make([]memory.Event, len(b.Events))
+		seen := make(map[string]int, len(b.Events))
+		for k, one := range b.Events {
+			prefix := fmt.Sprintf("events[%d]", k)
+			if err := decodeEvent(one, &out[k], now); err != nil {
+				return nil, prefixField(prefix, err)
+			}
+			key := out[k].Tenant + "\x00" + out[k].ID
+			if prev, dup := seen[key]; dup {
+				return nil, &memory.FieldError{Field: prefix + ".id", Reason: fmt.Sprintf("repeats the id of events[%d]", prev)}
+			}
+			seen[key] = k
+		}
+		return out, nil
+	}
+	var e memory.Event
+	if err := decodeEvent(raw, &e, now); err != nil {
+		return nil, err
+	}
+	return []memory.Event{e}, nil
+}
+
+func decodeEvent(raw json.RawMessage, e *memory.Event, now time.Time) error {
+	if err := strictUnmarshal(raw, e); err != nil {
+		return &memory.FieldError{Field: "event", Reason: err.Error()}
+	}
+	return e.Normalize(now)
+}
+
+func strictUnmarshal(raw []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+func prefixField(prefix string, err error) error {
+	var fe *memory.FieldError
+	if errors.As(err, &fe) {
+		return &memory.FieldError{Field: prefix + "." + fe.Field, Reason: fe.Reason}
+	}
+	return err
+}
+
+// Publish sends validated events to the conversation stream and returns once
+// JetStream acknowledged them all. Message ids derive from tenant and event
+// id, so a retried request is stored once.
+func (i *Ingest) Publish(ctx context.Context, events []memory.Event) error {
+	ctx, cancel := context.WithTimeout(ctx, i.cfg.PublishTimeout)
+	defer cancel()
+	msgs := make([]bus.Msg, len(events))
+	for k := range events {
+		m, err := EventMsg(&events[k])
+		if err != nil {
+			return err
+		}
+		msgs[k] = m
+	}
+	return i.pub.PublishBatch(ctx, msgs)
+}
+
+// EventMsg encodes an event as its conversation-stream message.
+func EventMsg(e *memory.Event) (bus.Msg, error) {
+	data, err := json.Marshal(e)
+	if err != nil {
+		return bus.Msg{}, fmt.Errorf("encode event %s: %w", e.ID, err)
+	}
+	id := bus.EventMsgID(e.Tenant, e.ID)
+	hdr := map[string][]string{bus.HeaderCorrelationID: {id}}
+	return bus.Msg{Subject: bus.ConvSubject(e.Tenant), ID: id, Data: data, Header: hdr}, nil
+}

@@ -1,0 +1,76 @@
+package memory
+
+import "slices"
+
+// FactOp says what a fact message asks the embedder to do.
+type FactOp string
+
+const (
+	// FactUpsert stores a memory, or reinforces it when it already exists.
+	FactUpsert FactOp = "upsert"
+	// FactFeedback records the outcome of using a memory.
+	FactFeedback FactOp = "feedback"
+)
+
+// FactMessage is what the extractor publishes on the fact stream.
+type FactMessage struct {
+	Op     FactOp `json:"op"`
+	Tenant string `json:"tenant"`
+	// SourceEvent is the id of the conversation event that produced it; the
+	// embedder uses it to make reinforcement idempotent under redelivery.
+	SourceEvent string    `json:"source_event"`
+	Memory      Memory    `json:"memory,omitzero"`
+	Feedback    *Feedback `json:"feedback,omitempty"`
+	// Rule names the extractor rule or model that produced the fact.
+	Rule string `json:"rule,omitempty"`
+}
+
+// StoredOp says what happened to a memory.
+type StoredOp string
+
+const (
+	StoredInserted   StoredOp = "inserted"
+	StoredReinforced StoredOp = "reinforced"
+	StoredUpdated    StoredOp = "updated"
+	StoredDeleted    StoredOp = "deleted"
+)
+
+// StoredEvent is published after a memory was written, so topiary and other
+// readers can react.
+type StoredEvent struct {
+	Tenant      string   `json:"tenant"`
+	ID          string   `json:"id"`
+	Op          StoredOp `json:"op"`
+	Domain      string   `json:"domain,omitempty"`
+	SourceEvent string   `json:"source_event,omitempty"`
+}
+
+// ConsolidatedEvent is published after a consolidation epoch.
+type ConsolidatedEvent struct {
+	Tenant   string `json:"tenant"`
+	Epoch    string `json:"epoch"`
+	Decayed  int    `json:"decayed"`
+	Promoted int    `json:"promoted"`
+	Dropped  int    `json:"dropped"`
+	Memories int    `json:"memories"`
+}
+
+// ConsolidateRequest asks the consolidator to run an epoch for a tenant.
+type ConsolidateRequest struct {
+	Tenant string `json:"tenant"`
+	ID     string `json:"id"`
+}
+
+// HasSource reports whether the memory already records source event id.
+func (m *Memory) HasSource(id string) bool { return slices.Contains(m.SourceIDs, id) }
+
+// AddSource records a source event id, keeping the newest MaxSourceIDs.
+func (m *Memory) AddSource(id string) {
+	if id == "" || m.HasSource(id) {
+		return
+	}
+	m.SourceIDs = append(m.SourceIDs, id)
+	if n := len(m.SourceIDs); n > MaxSourceIDs {
+		m.SourceIDs = slices.Clone(m.SourceIDs[n-MaxSourceIDs:])
+	}
+}

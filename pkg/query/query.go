@@ -1,0 +1,367 @@
+// Package query is the query module: recall, topic drill-down, memory
+// inspection and deletion, stats and consolidation requests over HTTP.
+package query
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/recollect-dev/recollect/pkg/bus"
+	"github.com/recollect-dev/recollect/pkg/consolidate"
+	"github.com/recollect-dev/recollect/pkg/ingest"
+	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/recall"
+	"github.com/recollect-dev/recollect/pkg/store"
+	"github.com/recollect-dev/recollect/pkg/topiary"
+	"github.com/recollect-dev/recollect/pkg/topics"
+	"github.com/recollect-dev/recollect/pkg/web"
+)
+
+// Publisher is what the query module needs of the bus.
+type Publisher interface {
+	Publish(ctx context.Context, m bus.Msg) error
+	PublishBatch(ctx context.Context, ms []bus.Msg) error
+}
+
+// TreeLoader reads topic trees.
+type TreeLoader interface {
+	Load(ctx context.Context, tenant string) (topics.Tree, error)
+}
+
+// Query is the query module's HTTP surface.
+type Query struct {
+	recaller *recall.Recaller
+	store    store.Store
+	pub      Publisher
+	trees    TreeLoader
+	log      *slog.Logger
+	now      func() time.Time
+	latency  *prometheus.HistogramVec
+}
+
+// New builds the module.
+func New(r *recall.Recaller, st store.Store, pub Publisher, trees TreeLoader, reg prometheus.Registerer, log *slog.Logger, now func() time.Time) *Query {
+	q := &Query{recaller: r, store: st, pub: pub, trees: trees, log: log, now: now}
+	q.latency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "recollect_query_duration_seconds", Help: "Query API latency by route.",
+		Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}}, []string{"route"})
+	if reg != nil {
+		reg.MustRegister(q.latency)
+	}
+	return q
+}
+
+// Routes registers the module's routes.
+func (q *Query) Routes(handle func(pattern string, h http.Handler)) {
+	route := func(pattern string, f http.HandlerFunc) {
+		handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			begin := time.Now()
+			f(w, r)
+			q.latency.WithLabelValues(pattern).Observe(time.Since(begin).Seconds())
+		}))
+	}
+	route("POST /v1/recall", q.recall)
+	route("POST /v1/topics", q.topics)
+	route("POST /v1/consolidate", q.consolidate)
+	route("GET /v1/memories", q.list)
+	route("POST /v1/memories", q.learn)
+	route("GET /v1/memories/{id}", q.get)
+	route("DELETE /v1/memories/{id}", q.delete)
+	route("GET /v1/stats", q.stats)
+}
+
+func (q *Query) recall(w http.ResponseWriter, r *http.Request) {
+	var req recall.Request
+	if err := web.DecodeJSON(w, r, &req); err != nil {
+		web.WriteError(w, http.StatusBadRequest, "bad_request", err)
+		return
+	}
+	resp, err := q.recaller.Recall(r.Context(), req)
+	if err != nil {
+		q.fail(w, r, "recall", err)
+		return
+	}
+	web.WriteJSON(w, http.StatusOK, resp)
+}
+
+func (q *Query) fail(w http.ResponseWriter, r *http.Request, what string, err error) {
+	switch {
+	case errors.Is(err, memory.ErrInvalid):
+		web.WriteError(w, http.StatusBadRequest, "invalid_request", err)
+	case errors.Is(err, store.ErrNotFound):
+		web.WriteError(w, http.StatusNotFound, "not_found", err)
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, bus.ErrUnavailable):
+		web.Unavailable(w, 2*time.Second, err)
+	default:
+		q.log.ErrorContext(r.Context(), what, "error", err)
+		web.WriteError(w, http.StatusInternalServerError, "internal", fmt.Errorf("%s: %w", what, err))
+	}
+}
+
+// tenantParam reads and validates the tenant of a GET/DELETE request.
+func tenantParam(r *http.Request) (string, error) {
+	t := r.URL.Query().Get("tenant")
+	if t == "" {
+		t = memory.DefaultTenant
+	}
+	if !memory.ValidTenant(t) {
+		return "", &memory.FieldError{Field: "tenant", Reason: "must be 1-64 characters of [A-Za-z0-9_-]"}
+	}
+	return t, nil
+}
+
+// TopicsRequest is the body of POST /v1/topics.
+type TopicsRequest struct {
+	Tenant string   `json:"tenant,omitempty"`
+	IDs    []string `json:"ids,omitempty"`
+}
+
+// TopicsResponse is the tree, or the requested nodes.
+type TopicsResponse struct {
+	Tenant   string         `json:"tenant"`
+	Built    time.Time      `json:"built,omitzero"`
+	Memories int            `json:"memories"`
+	Topics   []*topics.Node `json:"topics"`
+	Missing  []string       `json:"missing,omitempty"`
+}
+
+func (q *Query) topics(w http.ResponseWriter, r *http.Request) {
+	var req TopicsRequest
+	if err := web.DecodeJSON(w, r, &req); err != nil {
+		web.WriteError(w, http.StatusBadRequest, "bad_request", err)
+		return
+	}
+	if req.Tenant == "" {
+		req.Tenant = memory.DefaultTenant
+	}
+	if !memory.ValidTenant(req.Tenant) {
+		web.WriteError(w, http.StatusBadRequest, "invalid_request", &memory.FieldError{Field: "tenant", Reason: "must be 1-64 characters of [A-Za-z0-9_-]"})
+		return
+	}
+	if len(req.IDs) > 100 {
+		web.WriteError(w, http.StatusBadRequest, "invalid_request", &memory.FieldError{Field: "ids", Reason: "has more than 100 topic ids"})
+		return
+	}
+	tree, err := q.trees.Load(r.Context(), req.Tenant)
+	if errors.Is(err, topiary.ErrNoTree) {
+		web.WriteJSON(w, http.StatusOK, TopicsResponse{Tenant: req.Tenant, Topics: []*topics.Node{}})
+		return
+	}
+	if err != nil {
+		q.fail(w, r, "load topics", err)
+		return
+	}
+	resp := TopicsResponse{Tenant: req.Tenant, Built: tree.Built, Memories: tree.Memories, Topics: tree.Roots}
+	if len(req.IDs) > 0 {
+		resp.Topics = nil
+		for _, id := range req.IDs {
+			if n, ok := tree.Find(id); ok {
+				resp.Topics = append(resp.Topics, n)
+			} else {
+				resp.Missing = append(resp.Missing, id)
+			}
+		}
+	}
+	if resp.Topics == nil {
+		resp.Topics = []*topics.Node{}
+	}
+	web.WriteJSON(w, http.StatusOK, resp)
+}
+
+// ConsolidateRequest is the body of POST /v1/consolidate.
+type ConsolidateRequest struct {
+	Tenant string `json:"tenant,omitempty"`
+}
+
+func (q *Query) consolidate(w http.ResponseWriter, r *http.Request) {
+	var req ConsolidateRequest
+	if err := web.DecodeJSON(w, r, &req); err != nil {
+		web.WriteError(w, http.StatusBadRequest, "bad_request", err)
+		return
+	}
+	if req.Tenant == "" {
+		req.Tenant = memory.DefaultTenant
+	}
+	if !memory.ValidTenant(req.Tenant) {
+		web.WriteError(w, http.StatusBadRequest, "invalid_request", &memory.FieldError{Field: "tenant", Reason: "must be 1-64 characters of [A-Za-z0-9_-]"})
+		return
+	}
+	id := "manual:" + uuid.NewString()
+	if err := consolidate.Request(r.Context(), q.pub, req.Tenant, id); err != nil {
+		q.fail(w, r, "request epoch", err)
+		return
+	}
+	web.WriteJSON(w, http.StatusAccepted, map[string]string{"tenant": req.Tenant, "epoch": id})
+}
+
+func (q *Query) get(w http.ResponseWriter, r *http.Request) {
+	tenant, err := tenantParam(r)
+	if err != nil {
+		web.WriteError(w, http.StatusBadRequest, "invalid_request", err)
+		return
+	}
+	m, err := q.store.Get(r.Context(), tenant, r.PathValue("id"))
+	if err != nil {
+		q.fail(w, r, "get memory", err)
+		return
+	}
+	m.Vector = nil
+	web.WriteJSON(w, http.StatusOK, m)
+}
+
+func (q *Query) delete(w http.ResponseWriter, r *http.Request) {
+	tenant, err := tenantParam(r)
+	if err != nil {
+		web.WriteError(w, http.StatusBadRequest, "invalid_request", err)
+		return
+	}
+	id := r.PathValue("id")
+	if _, err := q.store.Get(r.Context(), tenant, id); err != nil {
+		q.fail(w, r, "delete memory", err)
+		return
+	}
+	if err := q.store.Delete(r.Context(), tenant, id); err != nil {
+		q.fail(w, r, "delete memory", err)
+		return
+	}
+	data, _ := json.Marshal(memory.StoredEvent{Tenant: tenant, ID: id, Op: memory.StoredDeleted})
+	if err := q.pub.Publish(r.Context(), bus.Msg{Subject: bus.StoredSubject(tenant), ID: "deleted:" + tenant + ":" + id, Data: data}); err != nil {
+		q.log.WarnContext(r.Context(), "announce deletion", "tenant", tenant, "error", err)
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// ListResponse is a page of memories.
+type ListResponse struct {
+	Memories []memory.Memory `json:"memories"`
+	Next     string          `json:"next,omitempty"`
+}
+
+const maxListLimit = 1000
+
+func (q *Query) list(w http.ResponseWriter, r *http.Request) {
+	tenant, err := tenantParam(r)
+	if err != nil {
+		web.WriteError(w, http.StatusBadRequest, "invalid_request", err)
+		return
+	}
+	limit := 100
+	if s := r.URL.Query().Get("limit"); s != "" {
+		if limit, err = strconv.Atoi(s); err != nil || limit < 1 || limit > maxListLimit {
+			web.WriteError(w, http.StatusBadRequest, "invalid_request", &memory.FieldError{Field: "limit", Reason: fmt.Sprintf("must be between 1 and %d", maxListLimit)})
+			return
+		}
+	}
+	after := r.URL.Query().Get("after")
+	f := store.Filter{IncludeArchived: r.URL.Query().Get("archived") == "true"}
+	if ns := r.URL.Query().Get("namespace"); ns != "" {
+		f.Namespaces = []string{ns}
+	}
+	if d := r.URL.Query().Get("domain"); d != "" {
+		f.Domains = []string{d}
+	}
+	errPage := errors.New("page full")
+	resp := ListResponse{Memories: []memory.Memory{}}
+	err = q.store.Scroll(r.Context(), tenant, f, func(m memory.Memory) error {
+		if after != "" && m.ID <= after {
+			return nil
+		}
+		if len(resp.Memories) == limit {
+			resp.Next = resp.Memories[limit-1].ID
+			return errPage
+		}
+		m.Vector = nil
+		resp.Memories = append(resp.Memories, m)
+		return nil
+	})
+	if err != nil && !errors.Is(err, errPage) {
+		q.fail(w, r, "list memories", err)
+		return
+	}
+	web.WriteJSON(w, http.StatusOK, resp)
+}
+
+// LearnRequest is the body of POST /v1/memories: an explicit memory.
+type LearnRequest struct {
+	ID        string `json:"id,omitempty"`
+	Tenant    string `json:"tenant,omitempty"`
+	Namespace string `json:"namespace,omitempty"`
+	Subject   string `json:"subject,omitempty"`
+	Channel   string `json:"channel,omitempty"`
+	SessionID string `json:"session_id,omitempty"`
+	memory.MemoryInput
+}
+
+func (q *Query) learn(w http.ResponseWriter, r *http.Request) {
+	var req LearnRequest
+	if err := web.DecodeJSON(w, r, &req); err != nil {
+		web.WriteError(w, http.StatusBadRequest, "bad_request", err)
+		return
+	}
+	if req.ID == "" {
+		req.ID = uuid.NewString()
+	}
+	in := req.MemoryInput
+	e := memory.Event{ID: req.ID, Type: memory.EventMemory, Tenant: req.Tenant, Namespace: req.Namespace, Subject: req.Subject,
+		Channel: req.Channel, SessionID: req.SessionID, Memory: &in}
+	if err := e.Normalize(q.now()); err != nil {
+		web.WriteError(w, http.StatusBadRequest, "invalid_request", err)
+		return
+	}
+	msg, err := ingest.EventMsg(&e)
+	if err != nil {
+		q.fail(w, r, "learn", err)
+		return
+	}
+	if err := q.pub.Publish(r.Context(), msg); err != nil {
+		q.fail(w, r, "learn", err)
+		return
+	}
+	web.WriteJSON(w, http.StatusAccepted, map[string]string{"id": req.ID, "memory_id": memory.MemoryID(e.Tenant, e.Namespace, e.Subject, in.Content)})
+}
+
+// Stats counts a tenant's memories.
+type Stats struct {
+	Tenant   string         `json:"tenant"`
+	Memories int            `json:"memories"`
+	Archived int            `json:"archived"`
+	Domains  map[string]int `json:"domains"`
+	Types    map[string]int `json:"types"`
+	Kinds    map[string]int `json:"kinds"`
+	Layers   map[string]int `json:"layers"`
+	Chars    int            `json:"chars"`
+}
+
+func (q *Query) stats(w http.ResponseWriter, r *http.Request) {
+	tenant, err := tenantParam(r)
+	if err != nil {
+		web.WriteError(w, http.StatusBadRequest, "invalid_request", err)
+		return
+	}
+	s := Stats{Tenant: tenant, Domains: map[string]int{}, Types: map[string]int{}, Kinds: map[string]int{}, Layers: map[string]int{}}
+	err = q.store.Scroll(r.Context(), tenant, store.Filter{IncludeArchived: true}, func(m memory.Memory) error {
+		s.Memories++
+		if m.Archived {
+			s.Archived++
+		}
+		s.Domains[m.Domain]++
+		s.Types[string(m.Type)]++
+		s.Kinds[string(m.Kind)]++
+		s.Layers[string(m.Layer)]++
+		s.Chars += len(m.Content)
+		return nil
+	})
+	if err != nil {
+		q.fail(w, r, "stats", err)
+		return
+	}
+	web.WriteJSON(w, http.StatusOK, s)
+}

@@ -1,0 +1,229 @@
+// Package recall ranks a tenant's memories for a query and assembles the
+// domain-grouped "Recalled Context" prompt block (000).
+package recall
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/recollect-dev/recollect/pkg/domains"
+	"github.com/recollect-dev/recollect/pkg/embed"
+	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/store"
+)
+
+// Config of recall ranking.
+type Config struct {
+	PerDomain    int
+	MaxResults   int
+	MinRelevance float64
+	Candidates   int
+}
+
+// RegisterFlags adds the recall flags.
+func (c *Config) RegisterFlags(prefix string, fs *pflag.FlagSet) {
+	fs.IntVar(&c.PerDomain, prefix+"recall-per-domain", 3, "memories recalled per domain")
+	fs.IntVar(&c.MaxResults, prefix+"recall-max", 9, "memories recalled in all")
+	fs.Float64Var(&c.MinRelevance, prefix+"recall-min-relevance", 0.2, "cosine similarity below which a memory is not recalled")
+	fs.IntVar(&c.Candidates, prefix+"recall-candidates", 100, "nearest memories considered before ranking")
+}
+
+// Validate checks the configuration.
+func (c *Config) Validate() error {
+	switch {
+	case c.PerDomain < 1:
+		return fmt.Errorf("recall-per-domain must be at least 1 (got %d)", c.PerDomain)
+	case c.MaxResults < 1 || c.MaxResults > 100:
+		return fmt.Errorf("recall-max must be between 1 and 100 (got %d)", c.MaxResults)
+	case c.MinRelevance < -1 || c.MinRelevance > 1:
+		return fmt.Errorf("recall-min-relevance must be between -1 and 1 (got %g)", c.MinRelevance)
+	case c.Candidates < c.MaxResults:
+		return fmt.Errorf("recall-candidates must be at least recall-max (%d)", c.MaxResults)
+	}
+	return nil
+}
+
+// Limits on a request.
+const (
+	MaxQueryChars = 4096
+	MaxK          = 100
+)
+
+// Request is the body of POST /v1/recall.
+type Request struct {
+	Tenant    string  `json:"tenant,omitempty"`
+	Namespace string  `json:"namespace,omitempty"`
+	Query     string  `json:"query"`
+	K         int     `json:"k,omitempty"`
+	Filters   Filters `json:"filters,omitzero"`
+	Dry       bool    `json:"dry,omitempty"`
+}
+
+// Filters narrow recall.
+type Filters struct {
+	Domains         []string       `json:"domains,omitempty"`
+	Types           []memory.Type  `json:"types,omitempty"`
+	Kinds           []memory.Kind  `json:"kinds,omitempty"`
+	Layers          []memory.Layer `json:"layers,omitempty"`
+	Tags            []string       `json:"tags,omitempty"`
+	Subjects        []string       `json:"subjects,omitempty"`
+	Sessions        []string       `json:"sessions,omitempty"`
+	After           time.Time      `json:"after,omitzero"`
+	Before          time.Time      `json:"before,omitzero"`
+	IncludeArchived bool           `json:"include_archived,omitempty"`
+}
+
+// Result is one recalled memory with every part of its score.
+type Result struct {
+	Memory     memory.Memory `json:"memory"`
+	Score      float64       `json:"score"`
+	Relevance  float64       `json:"relevance"`
+	Importance float64       `json:"importance"`
+	Recency    float64       `json:"recency"`
+	LayerBonus float64       `json:"layer_bonus"`
+}
+
+// Response is the body of a recall answer.
+type Response struct {
+	Query    string   `json:"query"`
+	Memories []Result `json:"memories"`
+	Context  string   `json:"context"`
+}
+
+// Recaller answers recall requests.
+type Recaller struct {
+	cfg     Config
+	store   store.Store
+	model   embed.Embedder
+	domains *domains.Registry
+	now     func() time.Time
+}
+
+// New builds a Recaller.
+func New(cfg Config, st store.Store, model embed.Embedder, reg *domains.Registry, now func() time.Time) (*Recaller, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Recaller{cfg: cfg, store: st, model: model, domains: reg, now: now}, nil
+}
+
+// Normalize fills defaults and validates a request.
+func (req *Request) Normalize() error {
+	if req.Tenant == "" {
+		req.Tenant = memory.DefaultTenant
+	}
+	if req.Namespace == "" {
+		req.Namespace = memory.DefaultNamespace
+	}
+	if !memory.ValidTenant(req.Tenant) {
+		return &memory.FieldError{Field: "tenant", Reason: "must be 1-64 characters of [A-Za-z0-9_-]"}
+	}
+	if !memory.ValidNamespace(req.Namespace) {
+		return &memory.FieldError{Field: "namespace", Reason: "must be 1-64 characters of [A-Za-z0-9_./:-]"}
+	}
+	req.Query = memory.CleanText(req.Query)
+	if req.Query == "" {
+		return &memory.FieldError{Field: "query", Reason: "is required"}
+	}
+	if n := len([]rune(req.Query)); n > MaxQueryChars {
+		return &memory.FieldError{Field: "query", Reason: fmt.Sprintf("is longer than %d characters (%d)", MaxQueryChars, n)}
+	}
+	if req.K < 0 || req.K > MaxK {
+		return &memory.FieldError{Field: "k", Reason: fmt.Sprintf("must be between 1 and %d", MaxK)}
+	}
+	return nil
+}
+
+// Recall ranks the tenant's memories for the request.
+func (r *Recaller) Recall(ctx context.Context, req Request) (Response, error) {
+	if err := req.Normalize(); err != nil {
+		return Response{}, err
+	}
+	vecs, err := r.model.Embed(ctx, []string{req.Query})
+	if err != nil {
+		return Response{}, fmt.Errorf("embed query: %w", err)
+	}
+	if len(vecs) != 1 {
+		return Response{}, errors.New("embed query: model returned no vector")
+	}
+	hits, err := r.store.Search(ctx, store.Query{Tenant: req.Tenant, Vector: vecs[0], K: r.cfg.Candidates, Filter: r.filter(req)})
+	if err != nil {
+		return Response{}, fmt.Errorf("search memories: %w", err)
+	}
+	results := r.rank(hits)
+	total := r.cfg.MaxResults
+	if req.K > 0 {
+		total = req.K
+	}
+	results = r.perDomain(results, total)
+	for i := range results {
+		results[i].Memory.Vector = nil
+	}
+	return Response{Query: req.Query, Memories: results, Context: r.Block(results)}, nil
+}
+
+func (r *Recaller) filter(req Request) store.Filter {
+	ns := []string{req.Namespace}
+	if req.Namespace != memory.DefaultNamespace {
+		ns = append(ns, memory.DefaultNamespace)
+	}
+	f := req.Filters
+	return store.Filter{
+		Namespaces: ns, Domains: f.Domains, Types: f.Types, Kinds: f.Kinds, Layers: f.Layers, Tags: f.Tags,
+		Subjects: f.Subjects, Sessions: f.Sessions, CreatedAfter: f.After, CreatedBefore: f.Before,
+		IncludeArchived: f.IncludeArchived,
+	}
+}
+
+// rank scores hits with 003's formula: relevance 0.6, importance 0.2,
+// recency 0.2 (one-week scale), times the layer bonus.
+func (r *Recaller) rank(hits []store.Hit) []Result {
+	now := r.now()
+	out := make([]Result, 0, len(hits))
+	for _, h := range hits {
+		if h.Score < r.cfg.MinRelevance {
+			continue
+		}
+		m := h.Memory
+		last := m.ModifiedAt
+		if m.LastAccessed.After(last) {
+			last = m.LastAccessed
+		}
+		ageHours := math.Max(0, now.Sub(last).Hours())
+		recency := math.Exp(-ageHours / 168)
+		bonus := m.Layer.Bonus()
+		score := (0.6*h.Score + 0.2*m.Importance + 0.2*recency) * bonus
+		out = append(out, Result{Memory: m, Score: score, Relevance: h.Score, Importance: m.Importance, Recency: recency, LayerBonus: bonus})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		return out[i].Memory.ID < out[j].Memory.ID
+	})
+	return out
+}
+
+// perDomain keeps at most PerDomain results of each domain and total in all,
+// in score order (000: 3 per domain, 9 at most).
+func (r *Recaller) perDomain(results []Result, total int) []Result {
+	count := map[string]int{}
+	out := results[:0:0]
+	for _, res := range results {
+		if len(out) >= total {
+			break
+		}
+		if count[res.Memory.Domain] >= r.cfg.PerDomain {
+			continue
+		}
+		count[res.Memory.Domain]++
+		out = append(out, res)
+	}
+	return out
+}

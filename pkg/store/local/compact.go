@@ -1,0 +1,98 @@
+package local
+
+import (
+	"time"
+
+	"github.com/recollect-dev/recollect/pkg/memory"
+)
+
+// maybeCompact starts a background compaction once the log is big both in
+// absolute terms and relative to the live data. The caller holds writeMu.
+func (s *Store) maybeCompact() {
+	if s.compacting || s.closed.Load() || s.failed != nil {
+		return
+	}
+	size := s.wal.size.Load()
+	if size < s.cfg.CompactMinBytes || float64(size) < s.cfg.CompactRatio*float64(s.liveBytes) {
+		return
+	}
+	s.compacting = true
+	s.compactWG.Add(1)
+	go func() {
+		defer s.compactWG.Done()
+		s.compact()
+	}()
+}
+
+// compact switches writes to a new log N+1, copies the state (which is
+// exactly what the older logs hold), writes it as snapshot N+1 and then
+// deletes the files it replaces. Writers wait only for the switch and copy.
+func (s *Store) compact() {
+	defer func() {
+		s.writeMu.Lock()
+		s.compacting = false
+		s.writeMu.Unlock()
+	}()
+	start := time.Now()
+	s.writeMu.Lock()
+	if s.closed.Load() || s.failed != nil {
+		s.writeMu.Unlock()
+		return
+	}
+	old := s.wal
+	next, err := createWAL(s.dir, old.seq+1)
+	if err != nil {
+		s.writeMu.Unlock()
+		s.log.Warn("local store compaction not started", "dir", s.dir, "err", err)
+		return
+	}
+	s.wal = next
+	if err := old.close(); err != nil {
+		// What the old log holds may not be on disk, so nothing acknowledged
+		// from now on could be trusted either.
+		s.failed = err
+		s.writeMu.Unlock()
+		s.log.Error("local store log lost durability", "dir", s.dir, "err", err)
+		return
+	}
+	mems := s.copyState()
+	s.writeMu.Unlock()
+	s.hook("rotated")
+
+	if err := writeSnapshot(s.dir, next.seq, mems, s.hook); err != nil {
+		s.log.Warn("local store snapshot not written, the logs still hold everything", "dir", s.dir, "err", err)
+		return
+	}
+	if err := removeBelow(s.dir, next.seq); err != nil {
+		s.log.Warn("local store old files not removed", "dir", s.dir, "err", err)
+		return
+	}
+	s.hook("cleaned")
+	s.log.Info("local store compacted", "dir", s.dir, "records", len(mems), "duration", time.Since(start))
+}
+
+// copyState returns every record with its vector. The slices alias no live
+// state, so the snapshot can be written without locks. Caller holds writeMu.
+func (s *Store) copyState() []memory.Memory {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var mems []memory.Memory
+	for _, p := range s.parts {
+		p.mu.RLock()
+		slab := append([]float32(nil), p.slab...)
+		for i, m := range p.recs {
+			if p.hasVec[i] {
+				m.Vector = slab[i*p.dim : (i+1)*p.dim : (i+1)*p.dim]
+			}
+			mems = append(mems, m)
+		}
+		p.mu.RUnlock()
+	}
+	return mems
+}
+
+func (s *Store) hook(step string) {
+	if s.opts.compactHook != nil {
+		s.opts.compactHook(step)
+	}
+}

@@ -1,0 +1,58 @@
+package local
+
+import (
+	"errors"
+	"log/slog"
+
+	"github.com/spf13/pflag"
+)
+
+// Config holds the local engine's settings. The defaults suit a laptop.
+type Config struct {
+	// CompactMinBytes is the log size below which the engine never compacts.
+	CompactMinBytes int64
+	// CompactRatio compacts once the log is this many times the live data, so
+	// rewriting cost stays proportional to what was appended.
+	CompactRatio float64
+}
+
+// DefaultConfig returns the settings used when none are given.
+func DefaultConfig() Config {
+	return Config{CompactMinBytes: 64 << 20, CompactRatio: 2}
+}
+
+// RegisterFlags adds the settings to fs, each name prefixed with prefix.
+func (c *Config) RegisterFlags(prefix string, fs *pflag.FlagSet) {
+	d := DefaultConfig()
+	fs.Int64Var(&c.CompactMinBytes, prefix+"compact-min-bytes", d.CompactMinBytes,
+		"log size in bytes below which the local store never compacts")
+	fs.Float64Var(&c.CompactRatio, prefix+"compact-ratio", d.CompactRatio,
+		"compact the local store once its log is this many times the live data")
+}
+
+// Validate reports the first setting that cannot work.
+func (c Config) Validate() error {
+	if c.CompactMinBytes <= 0 {
+		return errors.New("compact-min-bytes must be positive")
+	}
+	if c.CompactRatio <= 0 {
+		return errors.New("compact-ratio must be positive")
+	}
+	return nil
+}
+
+// Option changes how Open sets a store up.
+type Option func(*options)
+
+type options struct {
+	cfg         Config
+	log         *slog.Logger
+	compactHook func(step string) // tests observe each compaction step on disk
+	searchChunk int               // rows per parallel search chunk; tests lower it
+}
+
+// WithConfig sets the engine's settings (validated by Open).
+func WithConfig(c Config) Option { return func(o *options) { o.cfg = c } }
+
+// WithLogger sets where recovery and compaction are logged.
+func WithLogger(l *slog.Logger) Option { return func(o *options) { o.log = l } }

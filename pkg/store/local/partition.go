@@ -1,0 +1,143 @@
+package local
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/recollect-dev/recollect/pkg/memory"
+)
+
+// partition holds one tenant's memories. Row i of slab is the unit vector of
+// recs[i] (zeros when it has none), so a search is one pass over contiguous
+// memory. Writers hold the store's write lock and mu; readers hold mu.RLock.
+type partition struct {
+	mu     sync.RWMutex
+	ids    map[string]int
+	recs   []memory.Memory // Vector always nil; vectors live in slab
+	sizes  []int           // encoded bytes per record, for compaction accounting
+	hasVec []bool
+	dim    int // 0 while no record has a vector
+	nvec   int
+	slab   []float32
+}
+
+func newPartition() *partition {
+	return &partition{ids: make(map[string]int)}
+}
+
+// checkDim reports whether a vector of n dims fits, given dim, the width the
+// batch so far has settled on (0 when unsettled).
+func checkDim(tenant, id string, dim, n int) error {
+	if n != 0 && dim != 0 && n != dim {
+		return fmt.Errorf("memory %s: vector has %d dims but tenant %s stores %d-dim vectors: %w",
+			id, n, tenant, dim, memory.ErrInvalid)
+	}
+	return nil
+}
+
+// upsert stores m (its Vector unit length or empty) and returns the change in
+// live encoded bytes. The caller has checked the dimension.
+func (p *partition) upsert(m memory.Memory, size int) int {
+	vec := m.Vector
+	m.Vector = nil
+	if len(vec) > 0 && p.dim == 0 {
+		p.dim = len(vec)
+		p.slab = make([]float32, len(p.recs)*p.dim, (len(p.recs)+1)*p.dim)
+	}
+	i, ok := p.ids[m.ID]
+	delta := size
+	if ok {
+		delta -= p.sizes[i]
+		p.recs[i], p.sizes[i] = m, size
+		if p.hasVec[i] {
+			p.nvec--
+		}
+	} else {
+		i = len(p.recs)
+		p.ids[m.ID] = i
+		p.recs = append(p.recs, m)
+		p.sizes = append(p.sizes, size)
+		p.hasVec = append(p.hasVec, false)
+		if p.dim > 0 {
+			p.slab = slices.Grow(p.slab, p.dim)[:len(p.slab)+p.dim]
+		}
+	}
+	p.hasVec[i] = len(vec) > 0
+	if p.dim > 0 {
+		row := p.slab[i*p.dim : (i+1)*p.dim]
+		if len(vec) > 0 {
+			copy(row, vec)
+			p.nvec++
+		} else {
+			clear(row)
+		}
+	}
+	p.dropDimIfEmpty()
+	return delta
+}
+
+// remove deletes id by moving the last record into its place, and returns
+// the change in live encoded bytes.
+func (p *partition) remove(id string) int {
+	i, ok := p.ids[id]
+	if !ok {
+		return 0
+	}
+	delta := -p.sizes[i]
+	if p.hasVec[i] {
+		p.nvec--
+	}
+	last := len(p.recs) - 1
+	if i != last {
+		p.recs[i], p.sizes[i], p.hasVec[i] = p.recs[last], p.sizes[last], p.hasVec[last]
+		p.ids[p.recs[i].ID] = i
+		if p.dim > 0 {
+			copy(p.slab[i*p.dim:(i+1)*p.dim], p.slab[last*p.dim:])
+		}
+	}
+	p.recs[last] = memory.Memory{} // let the strings go
+	p.recs, p.sizes, p.hasVec = p.recs[:last], p.sizes[:last], p.hasVec[:last]
+	if p.dim > 0 {
+		p.slab = p.slab[:last*p.dim]
+	}
+	delete(p.ids, id)
+	p.dropDimIfEmpty()
+	return delta
+}
+
+// dropDimIfEmpty frees the width once no vector is left, so that the
+// accepted width depends only on what is stored (the same after a restart).
+func (p *partition) dropDimIfEmpty() {
+	if p.nvec == 0 && p.dim != 0 {
+		p.dim, p.slab = 0, nil
+	}
+}
+
+// vector returns a copy of row i's vector, or nil.
+func (p *partition) vector(i int) []float32 {
+	if !p.hasVec[i] {
+		return nil
+	}
+	return slices.Clone(p.slab[i*p.dim : (i+1)*p.dim])
+}
+
+// memoryAt returns a deep copy of record i with its vector, safe to hand out.
+func (p *partition) memoryAt(i int) memory.Memory {
+	m := cloneMemory(p.recs[i])
+	m.Vector = p.vector(i)
+	return m
+}
+
+// cloneMemory copies m so that neither side's later changes reach the other.
+func cloneMemory(m memory.Memory) memory.Memory {
+	m.Tags = slices.Clone(m.Tags)
+	m.Scope = slices.Clone(m.Scope)
+	m.SourceIDs = slices.Clone(m.SourceIDs)
+	m.Vector = slices.Clone(m.Vector)
+	if m.InvalidAt != nil {
+		t := *m.InvalidAt
+		m.InvalidAt = &t
+	}
+	return m
+}

@@ -1,0 +1,116 @@
+package local
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/store"
+)
+
+// scrollPage is how many memories Scroll copies per read lock, so that fn
+// runs unlocked (it may call the store) and writers are not held up long.
+const scrollPage = 256
+
+// Get returns the tenant's memory with that id, or store.ErrNotFound.
+func (s *Store) Get(ctx context.Context, tenant, id string) (memory.Memory, error) {
+	if err := s.usable(ctx); err != nil {
+		return memory.Memory{}, err
+	}
+	p := s.partition(tenant)
+	if p == nil {
+		return memory.Memory{}, fmt.Errorf("get %s in tenant %s: %w", id, tenant, store.ErrNotFound)
+	}
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	i, ok := p.ids[id]
+	if !ok {
+		return memory.Memory{}, fmt.Errorf("get %s in tenant %s: %w", id, tenant, store.ErrNotFound)
+	}
+	return p.memoryAt(i), nil
+}
+
+// Scroll calls fn for each matching memory in id order. It sees a memory
+// deleted or changed after the scroll began as it is when its page is read.
+func (s *Store) Scroll(ctx context.Context, tenant string, f store.Filter, fn func(memory.Memory) error) error {
+	if err := s.usable(ctx); err != nil {
+		return err
+	}
+	p := s.partition(tenant)
+	if p == nil {
+		return nil
+	}
+	p.mu.RLock()
+	ids := make([]string, 0, len(p.recs))
+	for i := range p.recs {
+		if matches(&p.recs[i], &f) {
+			ids = append(ids, p.recs[i].ID)
+		}
+	}
+	p.mu.RUnlock()
+	sort.Strings(ids)
+
+	page := make([]memory.Memory, 0, scrollPage)
+	for len(ids) > 0 {
+		if err := s.usable(ctx); err != nil {
+			return err
+		}
+		n := min(scrollPage, len(ids))
+		page = page[:0]
+		p.mu.RLock()
+		for _, id := range ids[:n] {
+			if i, ok := p.ids[id]; ok && matches(&p.recs[i], &f) {
+				page = append(page, p.memoryAt(i))
+			}
+		}
+		p.mu.RUnlock()
+		ids = ids[n:]
+		for _, m := range page {
+			if err := fn(m); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Count returns how many of the tenant's memories match f.
+func (s *Store) Count(ctx context.Context, tenant string, f store.Filter) (int, error) {
+	if err := s.usable(ctx); err != nil {
+		return 0, err
+	}
+	p := s.partition(tenant)
+	if p == nil {
+		return 0, nil
+	}
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	n := 0
+	for i := range p.recs {
+		if matches(&p.recs[i], &f) {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// Tenants lists, sorted, the tenants that hold at least one memory.
+func (s *Store) Tenants(ctx context.Context) ([]string, error) {
+	if err := s.usable(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]string, 0, len(s.parts))
+	for t, p := range s.parts {
+		p.mu.RLock()
+		n := len(p.recs)
+		p.mu.RUnlock()
+		if n > 0 {
+			out = append(out, t)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}

@@ -1,0 +1,185 @@
+package local
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/recollect-dev/recollect/pkg/memory"
+)
+
+// Payload kinds. An upsert or delete frame is one whole batch, so a batch is
+// replayed entirely or not at all.
+const (
+	opUpsert byte = 1
+	opDelete byte = 2
+	opEnd    byte = 3 // a snapshot's last frame, carrying its record count
+)
+
+// An upsert record is the memory as JSON without its vector, then the vector
+// as a uvarint length and raw little-endian float32s (compact and exact).
+
+// op is a decoded payload.
+type op struct {
+	kind   byte
+	mems   []memory.Memory // opUpsert, vectors set
+	sizes  []int           // opUpsert: encoded bytes per record
+	tenant string          // opDelete
+	ids    []string        // opDelete
+	count  uint64          // opEnd
+}
+
+// appendRecord appends one upsert record for m with vector vec.
+func appendRecord(dst []byte, m *memory.Memory, vec []float32) ([]byte, error) {
+	c := *m
+	c.Vector = nil
+	js, err := json.Marshal(&c)
+	if err != nil {
+		return dst, fmt.Errorf("encode memory %s: %w", m.ID, err)
+	}
+	dst = binary.AppendUvarint(dst, uint64(len(js)))
+	dst = append(dst, js...)
+	dst = binary.AppendUvarint(dst, uint64(len(vec)))
+	for _, f := range vec {
+		dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(f))
+	}
+	return dst, nil
+}
+
+// encodeUpsert appends a batch whose vectors are already normalised to p,
+// and returns the encoded size of each record for live-data accounting.
+func encodeUpsert(p []byte, mems []memory.Memory) ([]byte, []int, error) {
+	p = append(p, opUpsert)
+	p = binary.AppendUvarint(p, uint64(len(mems)))
+	sizes := make([]int, len(mems))
+	for i := range mems {
+		before := len(p)
+		var err error
+		if p, err = appendRecord(p, &mems[i], mems[i].Vector); err != nil {
+			return nil, nil, err
+		}
+		sizes[i] = len(p) - before
+	}
+	return p, sizes, nil
+}
+
+func encodeDelete(p []byte, tenant string, ids []string) []byte {
+	p = append(p, opDelete)
+	p = appendString(p, tenant)
+	p = binary.AppendUvarint(p, uint64(len(ids)))
+	for _, id := range ids {
+		p = appendString(p, id)
+	}
+	return p
+}
+
+func encodeEnd(p []byte, count uint64) []byte {
+	return binary.AppendUvarint(append(p, opEnd), count)
+}
+
+func appendString(dst []byte, s string) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(s)))
+	return append(dst, s...)
+}
+
+var errShort = errors.New("payload ends early")
+
+// cursor reads a payload; the first error sticks and later reads return zero
+// values, so decoding never indexes past the end.
+type cursor struct {
+	b   []byte
+	err error
+}
+
+func (c *cursor) uvarint() uint64 {
+	if c.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(c.b)
+	if n <= 0 {
+		c.err = errShort
+		return 0
+	}
+	c.b = c.b[n:]
+	return v
+}
+
+func (c *cursor) next(n uint64) []byte {
+	if c.err != nil {
+		return nil
+	}
+	if n > uint64(len(c.b)) {
+		c.err = errShort
+		return nil
+	}
+	v := c.b[:n]
+	c.b = c.b[n:]
+	return v
+}
+
+// count reads an element count, bounded by the bytes left (each element
+// takes at least min bytes), so that a bad count can neither force a huge
+// allocation nor overflow a size computed from it.
+func (c *cursor) count(min int) int {
+	n := c.uvarint()
+	if c.err == nil && n > uint64(len(c.b)/min) {
+		c.err = errShort
+		return 0
+	}
+	return int(n)
+}
+
+func decodeOp(p []byte) (op, error) {
+	if len(p) == 0 {
+		return op{}, errShort
+	}
+	c := &cursor{b: p[1:]}
+	o := op{kind: p[0]}
+	switch o.kind {
+	case opUpsert:
+		n := c.count(2)
+		o.mems = make([]memory.Memory, 0, n)
+		o.sizes = make([]int, 0, n)
+		for i := 0; i < n && c.err == nil; i++ {
+			before := len(c.b)
+			js := c.next(c.uvarint())
+			dim := uint64(c.count(4))
+			raw := c.next(dim * 4)
+			if c.err != nil {
+				break
+			}
+			var m memory.Memory
+			if err := json.Unmarshal(js, &m); err != nil {
+				return op{}, fmt.Errorf("decode memory %d: %w", i, err)
+			}
+			if dim > 0 {
+				m.Vector = make([]float32, dim)
+				for j := range m.Vector {
+					m.Vector[j] = math.Float32frombits(binary.LittleEndian.Uint32(raw[j*4:]))
+				}
+			}
+			o.mems = append(o.mems, m)
+			o.sizes = append(o.sizes, before-len(c.b))
+		}
+	case opDelete:
+		o.tenant = string(c.next(c.uvarint()))
+		n := c.count(1)
+		o.ids = make([]string, 0, n)
+		for i := 0; i < n && c.err == nil; i++ {
+			o.ids = append(o.ids, string(c.next(c.uvarint())))
+		}
+	case opEnd:
+		o.count = c.uvarint()
+	default:
+		return op{}, fmt.Errorf("unknown payload kind %d", o.kind)
+	}
+	if c.err != nil {
+		return op{}, c.err
+	}
+	if len(c.b) != 0 {
+		return op{}, fmt.Errorf("%d stray bytes after payload", len(c.b))
+	}
+	return o, nil
+}

@@ -1,0 +1,164 @@
+package local
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// recover rebuilds the state from the newest snapshot and the logs after it,
+// cuts off a torn log tail, removes leftovers of interrupted compactions and
+// opens the newest log for appending.
+func (s *Store) recover() error {
+	df, err := listDir(s.dir)
+	if err != nil {
+		return err
+	}
+	for _, tmp := range df.tmps {
+		if err := os.Remove(tmp); err != nil {
+			return fmt.Errorf("remove unfinished snapshot %s: %w", tmp, err)
+		}
+	}
+	var base uint64 = 1
+	if n := len(df.snaps); n > 0 {
+		base = df.snaps[n-1]
+		if err := readSnapshot(snapPath(s.dir, base), s.replay); err != nil {
+			return err
+		}
+	}
+	// Files older than the snapshot remain when a crash hit after its rename.
+	if err := removeBelow(s.dir, base); err != nil {
+		return err
+	}
+	var wals []uint64
+	for _, seq := range df.wals {
+		if seq >= base {
+			wals = append(wals, seq)
+		}
+	}
+	if len(wals) == 0 {
+		s.wal, err = createWAL(s.dir, base)
+		return err
+	}
+	var size int64
+	for _, seq := range wals {
+		if size, err = s.replayWAL(seq); err != nil {
+			return err
+		}
+	}
+	last := wals[len(wals)-1]
+	if size < magicLen {
+		s.wal, err = createWAL(s.dir, last)
+		return err
+	}
+	s.wal, err = openWAL(s.dir, last, size)
+	return err
+}
+
+// replayWAL applies a log's whole frames and returns its valid length,
+// truncating anything after the last whole frame.
+func (s *Store) replayWAL(seq uint64) (int64, error) {
+	path := walPath(s.dir, seq)
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, fmt.Errorf("open wal %s: %w", path, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return 0, fmt.Errorf("stat wal %s: %w", path, err)
+	}
+	var magic [magicLen]byte
+	n, err := io.ReadFull(f, magic[:])
+	if err != nil || string(magic[:]) != walMagic {
+		if !tornHeader(magic[:n]) {
+			return 0, fmt.Errorf("open wal %s: not a recollect log (bad header)", path)
+		}
+		// Created but its header never reached the disk: an empty log.
+		s.log.Warn("local store log header torn, starting it empty", "path", path, "bytes", st.Size(), "header_bytes", n)
+		return 0, nil
+	}
+	fr := newFrameReader(f, magicLen, st.Size())
+	records := 0
+	for {
+		p, err := fr.next()
+		if errors.Is(err, io.EOF) {
+			return fr.off, nil
+		}
+		if errors.Is(err, errTorn) {
+			s.log.Warn("local store log tail torn or corrupt, truncating it",
+				"path", path, "offset", fr.off, "dropped_bytes", st.Size()-fr.off, "frames_replayed", records)
+			if err := truncate(path, fr.off); err != nil {
+				return 0, err
+			}
+			return fr.off, nil
+		}
+		if err != nil {
+			return 0, fmt.Errorf("read wal %s at offset %d: %w", path, fr.off, err)
+		}
+		o, err := decodeOp(p)
+		if err != nil {
+			// The checksum held, so these are our bytes in a form we cannot
+			// read: cutting them off would lose acknowledged data.
+			return 0, fmt.Errorf("decode wal %s at offset %d: %w", path, fr.off, err)
+		}
+		if o.kind != opUpsert && o.kind != opDelete {
+			return 0, fmt.Errorf("decode wal %s at offset %d: unexpected payload kind %d", path, fr.off, o.kind)
+		}
+		if err := s.replay(o); err != nil {
+			return 0, fmt.Errorf("apply wal %s at offset %d: %w", path, fr.off, err)
+		}
+		records++
+	}
+}
+
+// replay applies one decoded batch during recovery, when nothing else runs.
+func (s *Store) replay(o op) error {
+	switch o.kind {
+	case opUpsert:
+		for i, m := range o.mems {
+			p := s.partitionForWrite(m.Tenant)
+			if err := checkDim(m.Tenant, m.ID, p.dim, len(m.Vector)); err != nil {
+				// Writes are checked before they are logged; skip rather
+				// than corrupt the slab if that ever failed.
+				s.log.Error("local store skipped a logged memory", "tenant", m.Tenant, "id", m.ID, "err", err)
+				continue
+			}
+			s.liveBytes += int64(p.upsert(m, o.sizes[i]))
+		}
+	case opDelete:
+		if p := s.partition(o.tenant); p != nil {
+			for _, id := range o.ids {
+				s.liveBytes += int64(p.remove(id))
+			}
+		}
+	}
+	return nil
+}
+
+func truncate(path string, size int64) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("open wal %s: %w", path, err)
+	}
+	defer f.Close()
+	if err := f.Truncate(size); err != nil {
+		return fmt.Errorf("truncate wal %s to %d bytes: %w", path, size, err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("sync wal %s: %w", path, err)
+	}
+	return nil
+}
+
+// tornHeader reports whether b could be our header cut short by a crash:
+// each byte is either what we write there or still zero.
+func tornHeader(b []byte) bool {
+	for i, c := range b {
+		if c != 0 && c != walMagic[i] {
+			return false
+		}
+	}
+	return true
+}

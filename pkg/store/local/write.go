@@ -1,0 +1,188 @@
+package local
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/store"
+)
+
+// Upsert validates the whole batch, appends it to the log as one frame,
+// applies it and returns once the frame is durable. One bad memory rejects
+// the batch with nothing written. A later memory with the same id wins.
+func (s *Store) Upsert(ctx context.Context, mems []memory.Memory) error {
+	if err := s.usable(ctx); err != nil {
+		return err
+	}
+	if len(mems) == 0 {
+		return nil
+	}
+	batch := make([]memory.Memory, len(mems))
+	for i := range mems {
+		if err := mems[i].Validate(); err != nil {
+			return fmt.Errorf("upsert memory %d (%s): %w", i, mems[i].ID, err)
+		}
+		vec, err := normalized(mems[i].Vector)
+		if err != nil {
+			return fmt.Errorf("upsert memory %d (%s): %w", i, mems[i].ID, err)
+		}
+		m := mems[i]
+		m.Vector = nil
+		m = cloneMemory(m)
+		m.Vector = vec
+		stripMonotonic(&m)
+		batch[i] = m
+	}
+	frame, sizes, err := encodeUpsert(newFrame(len(batch)*(512+4*len(batch[0].Vector))), batch)
+	if err != nil {
+		return fmt.Errorf("upsert: %w", err)
+	}
+	if n := len(frame) - frameHeaderLen; n > maxFrameLen {
+		return fmt.Errorf("upsert batch of %d memories encodes to %d bytes, over the %d limit: %w",
+			len(batch), n, maxFrameLen, memory.ErrInvalid)
+	}
+	sealFrame(frame)
+
+	s.writeMu.Lock()
+	if err := s.writable(); err != nil {
+		s.writeMu.Unlock()
+		return err
+	}
+	if err := s.checkDims(batch); err != nil {
+		s.writeMu.Unlock()
+		return fmt.Errorf("upsert: %w", err)
+	}
+	w := s.wal
+	end, err := w.append(frame)
+	if err != nil {
+		s.failed = err
+		s.writeMu.Unlock()
+		return fmt.Errorf("upsert: %w", err)
+	}
+	s.apply(batch, sizes)
+	s.maybeCompact()
+	s.writeMu.Unlock()
+	if err := w.sync(end); err != nil {
+		return fmt.Errorf("upsert: %w", err)
+	}
+	return nil
+}
+
+// apply puts a logged batch in memory, holding each partition's lock across
+// a run of memories of one tenant, so that readers see such a batch whole.
+// The caller holds writeMu.
+func (s *Store) apply(batch []memory.Memory, sizes []int) {
+	var p *partition
+	tenant := ""
+	for i, m := range batch {
+		if p == nil || m.Tenant != tenant {
+			if p != nil {
+				p.mu.Unlock() // before partitionForWrite takes s.mu
+			}
+			p, tenant = s.partitionForWrite(m.Tenant), m.Tenant
+			p.mu.Lock()
+		}
+		s.liveBytes += int64(p.upsert(m, sizes[i]))
+	}
+	if p != nil {
+		p.mu.Unlock()
+	}
+}
+
+// checkDims rejects a vector whose width differs from its tenant's, taking
+// earlier memories of the same batch into account. The caller holds writeMu.
+func (s *Store) checkDims(batch []memory.Memory) error {
+	settled := make(map[string]int)
+	for _, m := range batch {
+		dim, ok := settled[m.Tenant]
+		if !ok {
+			if p := s.partition(m.Tenant); p != nil {
+				dim = p.dim
+			}
+		}
+		if err := checkDim(m.Tenant, m.ID, dim, len(m.Vector)); err != nil {
+			return err
+		}
+		if dim == 0 {
+			dim = len(m.Vector)
+		}
+		settled[m.Tenant] = dim
+	}
+	return nil
+}
+
+// Delete removes the ids from the tenant; ids it does not hold are ignored.
+func (s *Store) Delete(ctx context.Context, tenant string, ids ...string) error {
+	if err := s.usable(ctx); err != nil {
+		return err
+	}
+	s.writeMu.Lock()
+	if err := s.writable(); err != nil {
+		s.writeMu.Unlock()
+		return err
+	}
+	w := s.wal
+	var present []string
+	p := s.partition(tenant)
+	if p != nil {
+		for _, id := range ids {
+			if _, ok := p.ids[id]; ok {
+				present = append(present, id)
+			}
+		}
+	}
+	// Even with nothing to delete, wait for what is already logged: an id
+	// may be missing because a delete not yet durable removed it.
+	end := w.size.Load()
+	if len(present) > 0 {
+		var err error
+		if end, err = w.append(sealFrame(encodeDelete(newFrame(64*len(present)), tenant, present))); err != nil {
+			s.failed = err
+			s.writeMu.Unlock()
+			return fmt.Errorf("delete from tenant %s: %w", tenant, err)
+		}
+		p.mu.Lock()
+		for _, id := range present {
+			s.liveBytes += int64(p.remove(id))
+		}
+		p.mu.Unlock()
+		s.maybeCompact()
+	}
+	s.writeMu.Unlock()
+	if err := w.sync(end); err != nil {
+		return fmt.Errorf("delete from tenant %s: %w", tenant, err)
+	}
+	return nil
+}
+
+// usable is checked on entry by every call.
+func (s *Store) usable(ctx context.Context) error {
+	if s.closed.Load() {
+		return store.ErrClosed
+	}
+	return ctx.Err()
+}
+
+// writable is checked under writeMu, where Close cannot slip in between.
+func (s *Store) writable() error {
+	if s.closed.Load() {
+		return store.ErrClosed
+	}
+	if s.failed != nil {
+		return fmt.Errorf("store %s stopped taking writes: %w", s.dir, s.failed)
+	}
+	return nil
+}
+
+// stripMonotonic drops monotonic clock readings, which the log cannot keep,
+// so that a memory reads the same before and after a restart.
+func stripMonotonic(m *memory.Memory) {
+	m.CreatedAt = m.CreatedAt.Round(0)
+	m.ModifiedAt = m.ModifiedAt.Round(0)
+	m.LastAccessed = m.LastAccessed.Round(0)
+	m.ValidFrom = m.ValidFrom.Round(0)
+	if m.InvalidAt != nil {
+		*m.InvalidAt = m.InvalidAt.Round(0)
+	}
+}

@@ -1,0 +1,75 @@
+package remote
+
+import (
+	"context"
+
+	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/store"
+)
+
+// Get returns the memory, or an error wrapping store.ErrNotFound.
+func (c *Client) Get(ctx context.Context, tenant, id string) (memory.Memory, error) {
+	var res getResult
+	if err := c.call(ctx, opGet, getRequest{Tenant: tenant, ID: id}, &res); err != nil {
+		return memory.Memory{}, err
+	}
+	return res.Memory.memory(), nil
+}
+
+// Search runs the query on the server; a reply over the max payload comes
+// back in chunks.
+func (c *Client) Search(ctx context.Context, q store.Query) ([]store.Hit, error) {
+	var res searchResult
+	req := searchRequest{Tenant: q.Tenant, Vector: q.Vector, K: q.K, Filter: q.Filter}
+	if err := c.call(ctx, opSearch, req, &res); err != nil {
+		return nil, err
+	}
+	if res.Hits == nil {
+		return nil, nil // as the store said: null, not []
+	}
+	hits := make([]store.Hit, len(res.Hits))
+	for i, h := range res.Hits {
+		hits[i] = store.Hit{Memory: h.Memory.memory(), Score: float64(h.Score)}
+	}
+	return hits, nil
+}
+
+// Scroll fetches pages of memories in id order, each request asking for the
+// ids after the last one seen, and stops at the first error of fn (returned
+// as is).
+func (c *Client) Scroll(ctx context.Context, tenant string, f store.Filter, fn func(memory.Memory) error) error {
+	req := scrollRequest{Tenant: tenant, Filter: f, Limit: c.cfg.pageSize}
+	for {
+		var page scrollResult
+		if err := c.call(ctx, opScroll, req, &page); err != nil {
+			return err
+		}
+		for _, w := range page.Memories {
+			if err := fn(w.memory()); err != nil {
+				return err
+			}
+		}
+		if !page.More || len(page.Memories) == 0 {
+			return nil
+		}
+		req.After = page.Memories[len(page.Memories)-1].ID
+	}
+}
+
+// Count returns how many memories of the tenant match f.
+func (c *Client) Count(ctx context.Context, tenant string, f store.Filter) (int, error) {
+	var res countResult
+	if err := c.call(ctx, opCount, countRequest{Tenant: tenant, Filter: f}, &res); err != nil {
+		return 0, err
+	}
+	return res.Count, nil
+}
+
+// Tenants lists the tenants that hold memories.
+func (c *Client) Tenants(ctx context.Context) ([]string, error) {
+	var res tenantsResult
+	if err := c.call(ctx, opTenants, struct{}{}, &res); err != nil {
+		return nil, err
+	}
+	return res.Tenants, nil
+}

@@ -1,0 +1,132 @@
+package remote
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/store"
+)
+
+// afterScroller is an optional store method: Scroll starting after an id. A
+// store that has it serves each scroll page in time proportional to the
+// page; otherwise a page re-scrolls from the start and skips what the client
+// has seen.
+type afterScroller interface {
+	ScrollAfter(ctx context.Context, tenant string, f store.Filter, after string, fn func(memory.Memory) error) error
+}
+
+// dispatch runs one request; a nil result leaves the reply's result empty.
+func (s *Server) dispatch(ctx context.Context, op string, data []byte) (any, error) {
+	switch op {
+	case opUpsert:
+		var req upsertRequest
+		if err := decodeRequest(op, data, &req); err != nil {
+			return nil, err
+		}
+		return nil, s.st.Upsert(ctx, fromWireAll(req.Memories))
+	case opGet:
+		var req getRequest
+		if err := decodeRequest(op, data, &req); err != nil {
+			return nil, err
+		}
+		m, err := s.st.Get(ctx, req.Tenant, req.ID)
+		if err != nil {
+			return nil, err
+		}
+		return getResult{Memory: toWire(m)}, nil
+	case opDelete:
+		var req deleteRequest
+		if err := decodeRequest(op, data, &req); err != nil {
+			return nil, err
+		}
+		return nil, s.st.Delete(ctx, req.Tenant, req.IDs...)
+	case opSearch:
+		return s.search(ctx, data)
+	case opScroll:
+		return s.scroll(ctx, data)
+	case opCount:
+		var req countRequest
+		if err := decodeRequest(op, data, &req); err != nil {
+			return nil, err
+		}
+		n, err := s.st.Count(ctx, req.Tenant, req.Filter)
+		if err != nil {
+			return nil, err
+		}
+		return countResult{Count: n}, nil
+	case opTenants:
+		ts, err := s.st.Tenants(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return tenantsResult{Tenants: ts}, nil
+	default:
+		return nil, requestError(codeUnsupported, fmt.Sprintf("unknown store operation %q", op))
+	}
+}
+
+func decodeRequest(op string, data []byte, v any) error {
+	if err := json.Unmarshal(data, v); err != nil {
+		return requestError(codeBadRequest, fmt.Sprintf("decode %s request: %v", op, err))
+	}
+	return nil
+}
+
+func (s *Server) search(ctx context.Context, data []byte) (any, error) {
+	var req searchRequest
+	if err := decodeRequest(opSearch, data, &req); err != nil {
+		return nil, err
+	}
+	hits, err := s.st.Search(ctx, store.Query{Tenant: req.Tenant, Vector: req.Vector, K: req.K, Filter: req.Filter})
+	if err != nil {
+		return nil, err
+	}
+	var out searchResult
+	if hits != nil {
+		out.Hits = make([]wireHit, len(hits))
+	}
+	for i, h := range hits {
+		out.Hits[i] = wireHit{Memory: toWire(h.Memory), Score: score(h.Score)}
+	}
+	return out, nil
+}
+
+// scroll returns up to Limit memories with ids after After, and whether
+// there are more.
+func (s *Server) scroll(ctx context.Context, data []byte) (any, error) {
+	var req scrollRequest
+	if err := decodeRequest(opScroll, data, &req); err != nil {
+		return nil, err
+	}
+	if req.Limit <= 0 || req.Limit > maxScrollPageSize {
+		return nil, requestError(codeBadRequest, fmt.Sprintf("scroll limit must be 1-%d (got %d)", maxScrollPageSize, req.Limit))
+	}
+	var out scrollResult
+	full := errors.New("page full")
+	fn := func(m memory.Memory) error {
+		if len(out.Memories) == req.Limit {
+			out.More = true
+			return full
+		}
+		out.Memories = append(out.Memories, toWire(m))
+		return nil
+	}
+	var err error
+	if as, ok := s.st.(afterScroller); ok && req.After != "" {
+		err = as.ScrollAfter(ctx, req.Tenant, req.Filter, req.After, fn)
+	} else {
+		err = s.st.Scroll(ctx, req.Tenant, req.Filter, func(m memory.Memory) error {
+			if req.After != "" && m.ID <= req.After {
+				return nil
+			}
+			return fn(m)
+		})
+	}
+	if err != nil && !errors.Is(err, full) {
+		return nil, err
+	}
+	return out, nil
+}

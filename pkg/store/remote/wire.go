@@ -1,0 +1,125 @@
+package remote
+
+import (
+	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/store"
+)
+
+// Operations; each is the last token of its request subject.
+const (
+	opUpsert  = "upsert"
+	opGet     = "get"
+	opDelete  = "delete"
+	opSearch  = "search"
+	opScroll  = "scroll"
+	opCount   = "count"
+	opTenants = "tenants"
+)
+
+// NATS headers of the protocol.
+const (
+	// headerTimeout carries the caller's remaining time as a Go duration; a
+	// relative time is immune to clock skew between machines.
+	headerTimeout = "Recollect-Timeout"
+	// headerChunk marks part i of n of a reply split to fit the max payload.
+	headerChunk = "Recollect-Chunk"
+)
+
+// envelope is every reply: an error (Code non-empty) or a result.
+type envelope struct {
+	Code   string `json:"code,omitempty"`
+	Error  string `json:"error,omitempty"`
+	Field  string `json:"field,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	Result any    `json:"result,omitempty"`
+}
+
+// wireMemory is a memory whose vector travels as base64: the outer Vector
+// field shadows memory.Memory's for encoding/json.
+type wireMemory struct {
+	memory.Memory
+	Vector vector `json:"vector,omitempty"`
+}
+
+func toWire(m memory.Memory) wireMemory { return wireMemory{Memory: m, Vector: m.Vector} }
+
+func (w wireMemory) memory() memory.Memory {
+	m := w.Memory
+	m.Vector = []float32(w.Vector)
+	return m
+}
+
+func toWireAll(ms []memory.Memory) []wireMemory {
+	out := make([]wireMemory, len(ms))
+	for i, m := range ms {
+		out[i] = toWire(m)
+	}
+	return out
+}
+
+func fromWireAll(ws []wireMemory) []memory.Memory {
+	out := make([]memory.Memory, len(ws))
+	for i, w := range ws {
+		out[i] = w.memory()
+	}
+	return out
+}
+
+type upsertRequest struct {
+	Memories []wireMemory `json:"memories"`
+}
+
+type getRequest struct {
+	Tenant string `json:"tenant"`
+	ID     string `json:"id"`
+}
+
+type getResult struct {
+	Memory wireMemory `json:"memory"`
+}
+
+type deleteRequest struct {
+	Tenant string   `json:"tenant"`
+	IDs    []string `json:"ids"`
+}
+
+type searchRequest struct {
+	Tenant string       `json:"tenant"`
+	Vector vector       `json:"vector"`
+	K      int          `json:"k"`
+	Filter store.Filter `json:"filter"`
+}
+
+type wireHit struct {
+	Memory wireMemory `json:"memory"`
+	Score  score      `json:"score"`
+}
+
+type searchResult struct {
+	Hits []wireHit `json:"hits"`
+}
+
+type scrollRequest struct {
+	Tenant string       `json:"tenant"`
+	Filter store.Filter `json:"filter"`
+	After  string       `json:"after,omitempty"` // only ids greater than this
+	Limit  int          `json:"limit"`
+}
+
+type scrollResult struct {
+	Memories []wireMemory `json:"memories"`
+	More     bool         `json:"more,omitempty"` // ask again with After = the last id
+}
+
+type countRequest struct {
+	Tenant string       `json:"tenant"`
+	Filter store.Filter `json:"filter"`
+}
+
+type countResult struct {
+	Count int `json:"count"`
+}
+
+type tenantsResult struct {
+	Tenants []string `json:"tenants"`
+}
