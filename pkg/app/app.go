@@ -32,6 +32,7 @@ type App struct {
 
 	// Backends, filled in by their modules' init functions.
 	bus   *bus.Bus
+	mbus  *meteredBus
 	store store.Store
 	locks lock.Locker
 	usage usage.Sink

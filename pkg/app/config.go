@@ -19,6 +19,9 @@ import (
 	"github.com/recollect-dev/recollect/pkg/ingest"
 	"github.com/recollect-dev/recollect/pkg/lock/redislock"
 	"github.com/recollect-dev/recollect/pkg/recall"
+	"github.com/recollect-dev/recollect/pkg/store/local"
+	"github.com/recollect-dev/recollect/pkg/store/remote"
+	"github.com/recollect-dev/recollect/pkg/topics"
 	"github.com/recollect-dev/recollect/pkg/topiary"
 	"github.com/recollect-dev/recollect/pkg/usage"
 	"github.com/recollect-dev/recollect/pkg/usage/clickhouse"
@@ -53,6 +56,9 @@ type Config struct {
 	Consolidate consolidate.Config
 	Topiary     topiary.Config
 	Recall      recall.Config
+	Topics      topics.Options
+	LocalStore  local.Config
+	RemoteStore remote.Config
 }
 
 // RegisterFlags adds every flag; with fixedTarget the --target flag is not
@@ -79,6 +85,11 @@ func (c *Config) RegisterFlags(fs *pflag.FlagSet, fixedTarget string) {
 	c.Consolidate.RegisterFlags("", fs)
 	c.Topiary.RegisterFlags("", fs)
 	c.Recall.RegisterFlags("", fs)
+	c.Topics = topics.DefaultOptions()
+	c.Topics.RegisterFlags("", fs)
+	c.LocalStore = local.DefaultConfig()
+	c.LocalStore.RegisterFlags("store-", fs)
+	c.RemoteStore.RegisterFlags("", fs)
 }
 
 // Validate checks every part and names the bad setting.
@@ -105,7 +116,7 @@ func (c *Config) Validate() error {
 		errs = append(errs, fmt.Errorf("store must be auto, local, remote or qdrant (got %q)", c.StoreBackend))
 	}
 	for _, v := range []interface{ Validate() error }{&c.Web, &c.Bus, &c.Redis, &c.ClickHouse, &c.Usage, &c.Ingest,
-		&c.Extract, &c.Embedder, &c.Consolidate, &c.Topiary, &c.Recall} {
+		&c.Extract, &c.Embedder, &c.Consolidate, &c.Topiary, &c.Recall, &c.Topics, c.LocalStore, &c.RemoteStore} {
 		if err := v.Validate(); err != nil {
 			errs = append(errs, err)
 		}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/consolidate"
 	"github.com/recollect-dev/recollect/pkg/embed/minilm"
@@ -78,6 +80,7 @@ func (a *App) initBus(ctx context.Context) (modules.Service, error) {
 		return nil, err
 	}
 	a.bus = b
+	a.mbus = newMeteredBus(b, a.reg)
 	return modules.Closer(b.Close), nil
 }
 
@@ -88,14 +91,14 @@ func (a *App) initStore(ctx context.Context) (modules.Service, error) {
 		if err != nil {
 			return nil, err
 		}
-		s, err := local.Open(dir, local.WithLogger(a.log))
+		s, err := local.Open(dir, local.WithLogger(a.log), local.WithConfig(a.cfg.LocalStore))
 		if err != nil {
 			return nil, fmt.Errorf("open local store in %s: %w", dir, err)
 		}
 		a.store = s
 		return modules.Closer(s.Close), nil
 	case StoreRemote:
-		a.store = remote.NewClient(a.bus.Conn())
+		a.store = remote.NewClient(a.bus.Conn(), a.cfg.RemoteStore.Options()...)
 		return modules.Closer(func() error { return nil }), nil
 	default:
 		return nil, fmt.Errorf("store backend %q is not available in this build yet: use local or remote", backend)
@@ -106,7 +109,7 @@ func (a *App) initStoreServer(ctx context.Context) (modules.Service, error) {
 	if a.cfg.storeBackend() != StoreLocal {
 		return nil, errors.New("the store target serves the local engine: run it with --store=local")
 	}
-	srv, err := remote.Serve(ctx, a.bus.Conn(), a.store, a.log)
+	srv, err := remote.Serve(ctx, a.bus.Conn(), a.store, a.log, a.cfg.RemoteStore.Options()...)
 	if err != nil {
 		return nil, err
 	}
@@ -153,6 +156,14 @@ func (a *App) initUsage(ctx context.Context) (modules.Service, error) {
 	opts := append(a.cfg.Usage.Options(), usage.WithLogger(a.log))
 	sink := usage.NewBuffered(w, opts...)
 	a.usage = sink
+	a.reg.MustRegister(
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "recollect_usage_records_dropped_total",
+			Help: "Model-usage records lost because the usage backend was down longer than the buffer lasts."}, func() float64 { return float64(sink.Dropped()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "recollect_usage_records_written_total",
+			Help: "Model-usage records written to the usage backend."}, func() float64 { return float64(sink.Written()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "recollect_usage_records_pending",
+			Help: "Model-usage records buffered, not yet written."}, func() float64 { return float64(sink.Pending()) }),
+	)
 	return modules.Closer(func() error { return errors.Join(sink.Close(), closeW()) }), nil
 }
 
@@ -175,19 +186,19 @@ func (a *App) initIngest(ctx context.Context) (modules.Service, error) {
 }
 
 func (a *App) initExtractor(ctx context.Context) (modules.Service, error) {
-	return extract.New(a.cfg.Extract, a.bus, a.reg, a.log, a.now)
+	return extract.New(a.cfg.Extract, a.mbus, a.reg, a.log, a.now)
 }
 
 func (a *App) initEmbedder(ctx context.Context) (modules.Service, error) {
-	return embedder.New(a.cfg.Embedder, a.store, a.bus, a.model, a.usage, a.reg, a.log, a.now)
+	return embedder.New(a.cfg.Embedder, a.store, a.mbus, a.model, a.usage, a.reg, a.log, a.now)
 }
 
 func (a *App) initConsolidator(ctx context.Context) (modules.Service, error) {
-	return consolidate.New(a.cfg.Consolidate, a.store, a.bus, a.locks, a.reg, a.log, a.now)
+	return consolidate.New(a.cfg.Consolidate, a.store, a.mbus, a.locks, a.reg, a.log, a.now)
 }
 
 func (a *App) initTopiary(ctx context.Context) (modules.Service, error) {
-	return topiary.New(a.cfg.Topiary, a.store, a.bus, a.locks, a.reg, a.log, a.now)
+	return topiary.New(a.cfg.Topiary, a.cfg.Topics, a.store, a.mbus, a.locks, a.reg, a.log, a.now)
 }
 
 func (a *App) initQuery(ctx context.Context) (modules.Service, error) {

@@ -111,7 +111,7 @@ func (e *Embedder) Start(ctx context.Context) error {
 		Stream:         bus.StreamFact,
 		MaxDeliver:     e.cfg.MaxDeliver,
 		HandlerTimeout: e.cfg.HandlerTimeout,
-		AckWait:        e.cfg.HandlerTimeout + 30*time.Second,
+		AckWait:        e.cfg.HandlerTimeout + 5*time.Second,
 		Concurrency:    e.cfg.Concurrency,
 	}, e.Handle, e.log)
 	if err != nil {

@@ -87,7 +87,7 @@ func (x *Extractor) Start(ctx context.Context) error {
 		Stream:         bus.StreamConv,
 		MaxDeliver:     x.cfg.MaxDeliver,
 		HandlerTimeout: x.cfg.HandlerTimeout,
-		AckWait:        x.cfg.HandlerTimeout + 30*time.Second,
+		AckWait:        x.cfg.HandlerTimeout + 5*time.Second,
 		Concurrency:    x.cfg.Concurrency,
 	}, x.Handle, x.log)
 	if err != nil {

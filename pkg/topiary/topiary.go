@@ -59,6 +59,7 @@ type Bus interface {
 // Topiary is the topiary module.
 type Topiary struct {
 	cfg      Config
+	opts     topics.Options
 	store    store.Store
 	bus      Bus
 	locks    lock.Locker
@@ -85,11 +86,14 @@ type pending struct {
 const Durable = "topiary"
 
 // New builds the module.
-func New(cfg Config, st store.Store, b Bus, locks lock.Locker, reg prometheus.Registerer, log *slog.Logger, now func() time.Time) (*Topiary, error) {
+func New(cfg Config, opts topics.Options, st store.Store, b Bus, locks lock.Locker, reg prometheus.Registerer, log *slog.Logger, now func() time.Time) (*Topiary, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	t := &Topiary{cfg: cfg, store: st, bus: b, locks: locks, log: log, now: now, pending: map[string]*pending{}}
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	t := &Topiary{cfg: cfg, opts: opts, store: st, bus: b, locks: locks, log: log, now: now, pending: map[string]*pending{}}
 	t.rebuilds = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "recollect_topiary_rebuilds_total", Help: "Topic tree rebuilds, by outcome."}, []string{"outcome"})
 	if reg != nil {
 		reg.MustRegister(t.rebuilds)
@@ -202,7 +206,7 @@ func (t *Topiary) Rebuild(ctx context.Context, tenant string) error {
 		t.rebuilds.WithLabelValues("error").Inc()
 		return fmt.Errorf("read memories of %s: %w", tenant, err)
 	}
-	tree := topics.Build(tenant, items, topics.DefaultOptions(), t.now().UTC())
+	tree := topics.Build(tenant, items, t.opts, t.now().UTC())
 	if err := t.trees.Save(ctx, tree); err != nil {
 		t.rebuilds.WithLabelValues("error").Inc()
 		return err

@@ -387,7 +387,7 @@ func TestBuildOddInputs(t *testing.T) {
 	many := func(n int, v func(i int) []float32) []Item {
 		items := make([]Item, n)
 		for i := range items {
-			items[i] = Item{ID: string(rune('A' + i%26)) + string(rune('a'+i/26)), Vector: v(i), Text: "same words here"}
+			items[i] = Item{ID: string(rune('A'+i%26)) + string(rune('a'+i/26)), Vector: v(i), Text: "same words here"}
 		}
 		return items
 	}

@@ -14,7 +14,7 @@
 //     its size calls for, until none falls short or the leaf budget is
 //     reached. Coherence (mean pairwise cosine) follows from a cluster's
 //     vector sum in O(d): no pairs are compared.
-//  2. Cycle: memories less similar to their leaf's centroid than the assign
+//  2. Cycle: memories less similar to the rest of their leaf than the assign
 //     threshold move to the closest leaf that is similar enough (or, while
 //     the budget has room, stand alone); leaves with alike centroids merge
 //     when the result would not need splitting; if that freed budget, split

@@ -1,6 +1,7 @@
 package topics
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -165,5 +166,34 @@ func TestNameTreeTellsParentAndChildApart(t *testing.T) {
 	}
 	if small.name != "postgres vacuum" {
 		t.Fatalf("small child named %q", small.name)
+	}
+}
+
+func TestLeaveOneOut(t *testing.T) {
+	// for a pair with similarity c, each member's similarity to the other is c
+	for _, c := range []float64{-0.5, 0, 0.1, 0.8} {
+		norm := math.Sqrt(2 + 2*c)
+		cos := norm / 2 // v·(v+w)/|v+w| = (1+c)/|v+w|
+		if got := leaveOneOut(cos, norm); math.Abs(got-c) > 1e-9 {
+			t.Fatalf("pair at %.2f: leave-one-out %.6f", c, got)
+		}
+	}
+	if got := leaveOneOut(0, 1e-9); got != -1 {
+		t.Fatalf("lone vector among cancelling others: %v, want -1", got)
+	}
+}
+
+func TestReassignSplitsUnalikePair(t *testing.T) {
+	rng := rand.New(rand.NewPCG(34, 34))
+	items := []Item{{ID: "x", Vector: randUnit(rng, 64)}, {ID: "y", Vector: randUnit(rng, 64)}}
+	s := spaceOf(items)
+	got := reassignOutliers(s, []*cluster{newCluster(s, []int{0, 1})}, DefaultOptions())
+	if len(got) != 2 {
+		t.Fatalf("%d leaves: two unrelated memories should not share a topic", len(got))
+	}
+	o := DefaultOptions()
+	o.LeafBudget = 1
+	if got := reassignOutliers(s, []*cluster{newCluster(s, []int{0, 1})}, o); len(got) != 1 {
+		t.Fatalf("%d leaves: no room in the budget for another", len(got))
 	}
 }

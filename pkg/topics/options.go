@@ -37,7 +37,9 @@ type Options struct {
 	// AbsorbThreshold is the least similarity for absorbing a small leaf.
 	AbsorbThreshold float64
 	// ParentThreshold is the least average similarity between the topics
-	// grouped under one parent (not in 003, which groups by k-means alone).
+	// grouped under one parent (not in 003, which groups by k-means alone;
+	// the default matches its assign threshold, and groups MiniLM topics such
+	// as "docker compose" and "kubernetes argocd" without lumping in others).
 	ParentThreshold float64
 	// MaxDepth is the most levels of parents above the leaves.
 	MaxDepth int
@@ -57,7 +59,7 @@ func DefaultOptions() Options {
 		LeafBudget:      256,
 		MinClusterSize:  3,
 		AbsorbThreshold: 0.40,
-		ParentThreshold: 0.40,
+		ParentThreshold: 0.30,
 		MaxDepth:        3,
 		MaxChildren:     8,
 	}

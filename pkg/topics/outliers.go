@@ -2,19 +2,22 @@ package topics
 
 import (
 	"cmp"
+	"math"
 	"slices"
 )
 
-// reassignOutliers applies 003's insert rule to the memories less similar to
-// their leaf's centroid than the assign threshold — mostly memories that an
-// early, coarse bisection sent the wrong way: each moves to the closest leaf
-// that is similar enough, or, while the leaf budget has room (most distinct
-// first), into a leaf of its own; otherwise it stays. Leaves with no centre
-// to speak of (coherence under the threshold squared, i.e. members about as
-// far from the centroid as an outlier; only unstructured data has them) are
-// skipped: every member would look like an outlier, and checking them all
-// against every leaf would cost O(n·L·d) for nothing. Centroids stay fixed
-// during the pass, so the outcome does not depend on the order of memories.
+// reassignOutliers applies 003's insert rule to every memory that its leaf
+// would not take in today: one whose similarity to the centroid of the
+// leaf's other members is under the assign threshold (for a pair, the two are
+// simply unalike). Those are mostly memories an early, coarse bisection sent
+// the wrong way, and pairs left over from splitting a small mixed leaf. Each
+// moves to the closest other leaf that is similar enough, or, while the leaf
+// budget has room (most distinct first), into a leaf of its own; otherwise it
+// stays. Large leaves with no centre to speak of (coherence under the
+// threshold squared; only unstructured data has them) are skipped: every
+// member would look like an outlier, and checking them all against every
+// leaf would cost O(n·L·d) for nothing. Centroids stay fixed during the pass,
+// so the outcome does not depend on the order of memories.
 func reassignOutliers(s *space, leaves []*cluster, o Options) []*cluster {
 	byFirstMember(leaves)
 	cents := centroids(s, leaves)
@@ -24,11 +27,11 @@ func reassignOutliers(s *space, leaves []*cluster, o Options) []*cluster {
 	}
 	var out []outlier
 	for li, l := range leaves {
-		if l.size() < 2 || l.coherence() < o.AssignThreshold*o.AssignThreshold {
+		if l.size() < 2 || l.size() > o.MaxLeafSize && l.coherence() < o.AssignThreshold*o.AssignThreshold {
 			continue
 		}
 		for _, i := range l.members {
-			if sim := float64(dot(s.vec(i), cents[li])); sim < o.AssignThreshold {
+			if sim := leaveOneOut(float64(dot(s.vec(i), cents[li])), l.norm); sim < o.AssignThreshold {
 				out = append(out, outlier{item: i, from: li, to: -1, sim: sim})
 			}
 		}
@@ -88,4 +91,16 @@ func reassignOutliers(s *space, leaves []*cluster, o Options) []*cluster {
 	}
 	byFirstMember(next)
 	return next
+}
+
+// leaveOneOut is the similarity of a member v to the rest of its cluster,
+// from v's similarity to the cluster's centroid and the length of its vector
+// sum S: v·(S−v) / |S−v|, with v·S = cos·|S| and |S−v|² = |S|² − 2v·S + 1.
+func leaveOneOut(cos, norm float64) float64 {
+	vs := cos * norm
+	rest := norm*norm - 2*vs + 1
+	if rest < 1e-12 {
+		return -1 // the others cancel out: nothing to be similar to
+	}
+	return (vs - 1) / math.Sqrt(rest)
 }

@@ -30,7 +30,8 @@ func startCluster(t *testing.T) *cluster {
 	bins := buildBinaries(t)
 	data := t.TempDir()
 	common := []string{"--nats-url", natsURL, "--redis-url", redisURL, "--clickhouse-dsn", dsn,
-		"--usage-flush-interval", "200ms", "--topiary-debounce", "300ms"}
+		"--usage-flush-interval", "200ms", "--topiary-debounce", "300ms",
+		"--extractor-timeout", "5s", "--embedder-timeout", "5s"}
 	c := &cluster{procs: map[string]*proc{}, dsn: dsn}
 	store := newProc(t, bins, "recollect", append([]string{"run", "--target", "store", "--data-dir", filepath.Join(data, "store")}, common...)...)
 	store.start(t)

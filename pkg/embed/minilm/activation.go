@@ -33,6 +33,9 @@ func erf32(x float32) float32 {
 // exact (erf) GELU in place.
 func biasGELU(x, bias []float32) {
 	n := len(bias)
+	if n == 0 {
+		return
+	}
 	for r := 0; r+n <= len(x); r += n {
 		row := x[r : r+n]
 		for i, b := range bias {
@@ -45,6 +48,9 @@ func biasGELU(x, bias []float32) {
 // addBias adds bias to each row of x.
 func addBias(x, bias []float32) {
 	n := len(bias)
+	if n == 0 {
+		return
+	}
 	for r := 0; r+n <= len(x); r += n {
 		row := x[r : r+n]
 		for i, b := range bias {
@@ -57,6 +63,9 @@ func addBias(x, bias []float32) {
 // every BERT sub-layer.
 func residualNorm(x, y, bias []float32, ln layerNorm) {
 	n := len(bias)
+	if n == 0 {
+		return
+	}
 	for r := 0; r+n <= len(x); r += n {
 		xr, yr := x[r:r+n], y[r:r+n]
 		for i, b := range bias {
@@ -95,7 +104,7 @@ func softmaxScaled(row []float32, scale float32) {
 	}
 	var sum float32
 	for i, v := range row {
-		e := float32(math.Exp(float64((v - hi) * scale)))
+		e := exp32((v - hi) * scale)
 		row[i] = e
 		sum += e
 	}
@@ -103,4 +112,26 @@ func softmaxScaled(row []float32, scale float32) {
 	for i := range row {
 		row[i] *= inv
 	}
+}
+
+// exp32 is Cephes' expf (within 2 ulp): softmax needs n² exponentials per
+// head, which math.Exp in float64 makes the bottleneck for long texts.
+// Inputs are clamped to [-87.3, 88] so that 2ⁿ stays a normal float.
+func exp32(x float32) float32 {
+	const (
+		log2e = 1.44269504088896341
+		c1    = 0.693359375
+		c2    = -2.12194440e-4
+		p0    = 1.9875691500e-4
+		p1    = 1.3981999507e-3
+		p2    = 8.3334519073e-3
+		p3    = 4.1665795894e-2
+		p4    = 1.6666665459e-1
+		p5    = 5.0000001201e-1
+	)
+	x = min(max(x, -87.3), 88)
+	n := float32(math.Floor(float64(x*log2e + 0.5)))
+	x = x - n*c1 - n*c2
+	y := (((((p0*x+p1)*x+p2)*x+p3)*x+p4)*x+p5)*(x*x) + x + 1
+	return y * math.Float32frombits(uint32(int32(n)+127)<<23)
 }

@@ -22,7 +22,7 @@ func roundUp(n, m int) int { return (n + m - 1) / m * m }
 // holds its fused query/key/value rows, ctx receives the heads' outputs
 // side by side; only heads [h0, h1) are computed. Every token attends to every other token of its own
 // sequence and to nothing else, so no padding mask is needed.
-func attend(kern microKernel, a *attnScratch, gs *gemmScratch, n, h0, h1 int, qkv, ctx []float32) {
+func attend(ks kernelSet, a *attnScratch, gs *gemmScratch, n, h0, h1 int, qkv, ctx []float32) {
 	const (
 		width = 3 * hiddenSize
 		kOff  = hiddenSize
@@ -42,9 +42,16 @@ func attend(kern microKernel, a *attnScratch, gs *gemmScratch, n, h0, h1 int, qk
 				panel[d*panelWidth+j%panelWidth] = v
 			}
 		}
-		gemm(kern, gs, n, headDim, qkv[col:], width, keys, 0, padded/panelWidth, scores, padded)
+		gemm(ks.kern, gs, n, headDim, qkv[col:], width, keys, 0, padded/panelWidth, scores, padded)
 		for i := 0; i < n; i++ {
-			softmaxScaled(scores[i*padded:i*padded+n], scale)
+			// Softmax over the whole padded row, which suits the vector
+			// kernel; the padding gets -Inf, so a weight of e⁻⁸⁷ that
+			// vanishes in the sum, and the product below skips it.
+			row := scores[i*padded : (i+1)*padded]
+			for j := n; j < padded; j++ {
+				row[j] = float32(math.Inf(-1))
+			}
+			ks.softmax(row, scale)
 		}
 		// Values as two panels of 16 columns, k = n rows each.
 		for j := 0; j < n; j++ {
@@ -52,6 +59,6 @@ func attend(kern microKernel, a *attnScratch, gs *gemmScratch, n, h0, h1 int, qk
 			copy(values[j*panelWidth:(j+1)*panelWidth], src[:panelWidth])
 			copy(values[(n+j)*panelWidth:(n+j+1)*panelWidth], src[panelWidth:])
 		}
-		gemm(kern, gs, n, n, scores, padded, values, 0, headDim/panelWidth, ctx[col:], hiddenSize)
+		gemm(ks.kern, gs, n, n, scores, padded, values, 0, headDim/panelWidth, ctx[col:], hiddenSize)
 	}
 }

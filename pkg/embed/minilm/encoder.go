@@ -91,7 +91,7 @@ func (e *encoder) layer(ws *workspace, par int, l *layer, seqs [][]int32, tokens
 		t := 0
 		for _, ids := range seqs {
 			n := len(ids)
-			attend(e.ks.kern, &ws.attn[w], &ws.gemm[w], n, h0, h1, qkv[t*qkvWidth:(t+n)*qkvWidth], ctx[t*hiddenSize:(t+n)*hiddenSize])
+			attend(e.ks, &ws.attn[w], &ws.gemm[w], n, h0, h1, qkv[t*qkvWidth:(t+n)*qkvWidth], ctx[t*hiddenSize:(t+n)*hiddenSize])
 			t += n
 		}
 	})

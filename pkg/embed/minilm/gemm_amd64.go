@@ -34,14 +34,29 @@ func geluAVX2(x, bias []float32) {
 		if vec > 0 {
 			geluRowAVX2(&row[0], &bias[0], vec)
 		}
-		biasGELU(row[vec:], bias[vec:])
+		if vec < n {
+			biasGELU(row[vec:], bias[vec:])
+		}
 	}
+}
+
+//go:noescape
+func softmaxRowAVX2(x *float32, n int, scale float32)
+
+// softmaxAVX2 is softmaxScaled 8 lanes at a time (softmax_amd64.s) for rows
+// whose length is a multiple of 8, as attention's padded rows are.
+func softmaxAVX2(row []float32, scale float32) {
+	if len(row) == 0 || len(row)%8 != 0 {
+		softmaxScaled(row, scale)
+		return
+	}
+	softmaxRowAVX2(&row[0], len(row), scale)
 }
 
 // kernels lists the kernel sets this CPU can run, fastest first.
 func kernels() []kernelSet {
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
-		return []kernelSet{{"avx2", kernelAVX2, geluAVX2}, portable}
+		return []kernelSet{{"avx2", kernelAVX2, geluAVX2, softmaxAVX2}, portable}
 	}
 	return []kernelSet{portable}
 }

@@ -14,6 +14,7 @@ import (
 type safetensors struct {
 	tensors map[string]tensorInfo
 	data    string
+	half    *[1 << 16]float32
 }
 
 type tensorInfo struct {
@@ -36,7 +37,7 @@ func parseSafetensors(file string) (*safetensors, error) {
 	if err := json.Unmarshal([]byte(file[8:8+n]), &raw); err != nil {
 		return nil, fmt.Errorf("safetensors: decode header: %w", err)
 	}
-	st := &safetensors{tensors: make(map[string]tensorInfo, len(raw)), data: file[8+n:]}
+	st := &safetensors{tensors: make(map[string]tensorInfo, len(raw)), data: file[8+n:], half: halfTable()}
 	for name, msg := range raw {
 		if name == "__metadata__" {
 			continue
@@ -65,33 +66,92 @@ func parseSafetensors(file string) (*safetensors, error) {
 	return st, nil
 }
 
-// float32s returns tensor name as float32, converting from fp16, after
-// checking it has the given shape.
+// float32s returns tensor name as float32 after checking it has the
+// given shape.
 func (st *safetensors) float32s(name string, shape ...int) ([]float32, error) {
+	ti, err := st.lookup(name, shape...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float32, (ti.Offsets[1]-ti.Offsets[0])/dtypeSizes[ti.DType])
+	width := 1
+	if len(shape) > 0 {
+		width = shape[len(shape)-1]
+	}
+	return out, st.rows(name, ti, width, func(i int, row []float32) { copy(out[i*width:], row) })
+}
+
+// packed returns tensor name, an n×k matrix, packed in panels for gemm
+// (see packPanels), converting row by row straight into the packed layout.
+func (st *safetensors) packed(name string, n, k int) ([]float32, error) {
+	ti, err := st.lookup(name, n, k)
+	if err != nil {
+		return nil, err
+	}
+	if n%panelWidth != 0 {
+		return nil, fmt.Errorf("safetensors: tensor %s has %d rows, not a multiple of %d", name, n, panelWidth)
+	}
+	out := make([]float32, n*k)
+	err = st.rows(name, ti, k, func(j int, row []float32) {
+		dst := out[(j/panelWidth)*k*panelWidth+j%panelWidth:]
+		for p, v := range row {
+			dst[p*panelWidth] = v
+		}
+	})
+	return out, err
+}
+
+func (st *safetensors) lookup(name string, shape ...int) (tensorInfo, error) {
 	ti, ok := st.tensors[name]
 	if !ok {
-		return nil, fmt.Errorf("safetensors: no tensor %s", name)
+		return ti, fmt.Errorf("safetensors: no tensor %s", name)
 	}
 	if !slices.Equal(ti.Shape, shape) {
-		return nil, fmt.Errorf("safetensors: tensor %s has shape %v, want %v", name, ti.Shape, shape)
+		return ti, fmt.Errorf("safetensors: tensor %s has shape %v, want %v", name, ti.Shape, shape)
 	}
+	return ti, nil
+}
+
+// rows converts the tensor to float32, width elements at a time, and hands
+// each row to fn.
+func (st *safetensors) rows(name string, ti tensorInfo, width int, fn func(i int, row []float32)) error {
 	raw := st.data[ti.Offsets[0]:ti.Offsets[1]]
+	if width == 0 {
+		return nil
+	}
+	row := make([]float32, width)
 	switch ti.DType {
 	case "F16":
-		out := make([]float32, len(raw)/2)
-		for i := range out {
-			out[i] = halfToFloat(uint16(raw[2*i]) | uint16(raw[2*i+1])<<8)
+		for i := 0; i < len(raw)/(2*width); i++ {
+			src := raw[i*2*width : (i+1)*2*width]
+			for c := range row {
+				row[c] = st.half[uint16(src[2*c])|uint16(src[2*c+1])<<8]
+			}
+			fn(i, row)
 		}
-		return out, nil
+		return nil
 	case "F32":
-		out := make([]float32, len(raw)/4)
-		for i := range out {
-			b := raw[4*i : 4*i+4]
-			out[i] = math.Float32frombits(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
+		for i := 0; i < len(raw)/(4*width); i++ {
+			src := raw[i*4*width : (i+1)*4*width]
+			for c := range row {
+				b := src[4*c : 4*c+4]
+				row[c] = math.Float32frombits(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
+			}
+			fn(i, row)
 		}
-		return out, nil
+		return nil
 	}
-	return nil, fmt.Errorf("safetensors: tensor %s is %s, want F16 or F32", name, ti.DType)
+	return fmt.Errorf("safetensors: tensor %s is %s, want F16 or F32", name, ti.DType)
+}
+
+// halfTable maps every fp16 bit pattern to its float32 value: a lookup
+// is cheaper than converting each of the model's 23 M weights.
+func halfTable() *[1 << 16]float32 {
+	t := new([1 << 16]float32)
+	for h := range t {
+		t[h] = halfToFloat(uint16(h))
+	}
+	return t
 }
 
 // halfToFloat converts an IEEE 754 binary16 value to float32 exactly.

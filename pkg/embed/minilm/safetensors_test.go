@@ -101,3 +101,38 @@ func TestCheckConfigRejectsOtherModels(t *testing.T) {
 		t.Fatal("12-layer config accepted")
 	}
 }
+
+func TestSafetensorsPacked(t *testing.T) {
+	// A 16×2 F32 matrix w[j][p] = 10·j + p, packed into one panel.
+	var data []byte
+	for j := 0; j < 16; j++ {
+		for p := 0; p < 2; p++ {
+			data = binary.LittleEndian.AppendUint32(data, math.Float32bits(float32(10*j+p)))
+		}
+	}
+	file := safetensorsFile(`{"w":{"dtype":"F32","shape":[16,2],"data_offsets":[0,128]},"z":{"dtype":"F16","shape":[0],"data_offsets":[0,0]}}`, string(data))
+	st, err := parseSafetensors(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.packed("w", 16, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := st.float32s("w", 16, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := packPanels(w, 16, 2)
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("packed[%d] = %g, want %g", i, got[i], want[i])
+		}
+	}
+	if got[1] != 10 || got[16] != 1 { // panel row 0 holds column p=0 of every j
+		t.Fatalf("unexpected layout %v", got[:18])
+	}
+	if z, err := st.float32s("z", 0); err != nil || len(z) != 0 {
+		t.Fatalf("empty tensor: %v, %v", z, err)
+	}
+}

@@ -60,12 +60,14 @@ func loadWeights(st *safetensors) (*weights, error) {
 	for i := range w.layers {
 		p := fmt.Sprintf("encoder.layer.%d.", i)
 		lin := func(name string, out, in int) linear {
-			wt := get(p+name+".weight", out, in)
-			b := get(p+name+".bias", out)
 			if err != nil {
 				return linear{}
 			}
-			return linear{w: packPanels(wt, out, in), bias: b, in: in, out: out}
+			var wt []float32
+			if wt, err = st.packed(p+name+".weight", out, in); err != nil {
+				return linear{}
+			}
+			return linear{w: wt, bias: get(p+name+".bias", out), in: in, out: out}
 		}
 		norm := func(name string) layerNorm {
 			return layerNorm{gamma: get(p+name+".weight", hiddenSize), beta: get(p+name+".bias", hiddenSize)}
@@ -92,9 +94,13 @@ func loadWeights(st *safetensors) (*weights, error) {
 func fuse(ls ...linear) linear {
 	f := linear{in: ls[0].in}
 	for _, l := range ls {
+		f.out += l.out
+	}
+	f.w = make([]float32, 0, f.out*f.in)
+	f.bias = make([]float32, 0, f.out)
+	for _, l := range ls {
 		f.w = append(f.w, l.w...)
 		f.bias = append(f.bias, l.bias...)
-		f.out += l.out
 	}
 	return f
 }

@@ -59,8 +59,8 @@ func TestLargeUpsertIsSplit(t *testing.T) {
 
 func TestScrollPages(t *testing.T) {
 	ctx := context.Background()
-	st, c, _ := pair(t)
-	if err := c.Upsert(ctx, fullMemories("t1", 3000, 4)); err != nil {
+	st, c, _ := pair(t, WithScrollPageSize(100))
+	if err := c.Upsert(ctx, fullMemories("t1", 1150, 4)); err != nil {
 		t.Fatalf("upsert: %v", err)
 	}
 	want := st.sorted("t1", store.Filter{IncludeArchived: true})
@@ -71,11 +71,11 @@ func TestScrollPages(t *testing.T) {
 	}); err != nil {
 		t.Fatalf("scroll: %v", err)
 	}
-	if len(seen) != 3000 || !reflect.DeepEqual(seen, want) {
-		t.Fatalf("scroll returned %d memories, want all 3000 in id order", len(seen))
+	if len(seen) != 1150 || !reflect.DeepEqual(seen, want) {
+		t.Fatalf("scroll returned %d memories, want all 1150 in id order", len(seen))
 	}
 	if n := st.count(opScroll); n != 12 {
-		t.Fatalf("scroll took %d requests, want 12 pages of 256", n)
+		t.Fatalf("scroll took %d requests, want 12 pages of at most 100", n)
 	}
 }
 

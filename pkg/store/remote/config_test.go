@@ -14,7 +14,8 @@ func TestConfig(t *testing.T) {
 	if err := cfg.Validate(); err != nil {
 		t.Fatalf("defaults: %v", err)
 	}
-	if s := newSettings(cfg.Options()); s.prefix != DefaultSubjectPrefix || s.timeout != DefaultRequestTimeout || s.maxInFlight != DefaultMaxInFlight {
+	if s := newSettings(cfg.Options()); s.prefix != DefaultSubjectPrefix || s.timeout != DefaultRequestTimeout ||
+		s.maxInFlight != DefaultMaxInFlight || s.pageSize != 256 {
 		t.Fatalf("defaults give settings %+v", s)
 	}
 	if err := fs.Parse([]string{"--store-remote-subject-prefix=a.b", "--store-remote-timeout=3s", "--store-remote-max-in-flight=7"}); err != nil {

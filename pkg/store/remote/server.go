@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -157,6 +156,9 @@ func (s *Server) onMsg(m *nats.Msg) {
 	}()
 }
 
+// handle answers one request. A panic in the store is not recovered: it may
+// have left the store's locks held, and a crashed process restarts clean
+// where a wedged one would hang every worker.
 func (s *Server) handle(m *nats.Msg) {
 	op := strings.TrimPrefix(m.Subject, s.cfg.prefix+".")
 	ctx, cancel := context.WithTimeout(extractTrace(s.base, m.Header), s.requestTimeout(m))
@@ -164,7 +166,7 @@ func (s *Server) handle(m *nats.Msg) {
 	ctx, span := startSpan(ctx, trace.SpanKindServer, op, m.Subject)
 
 	env := envelope{}
-	result, err := s.safeDispatch(ctx, op, m.Data)
+	result, err := s.dispatch(ctx, op, m.Data)
 	if err != nil {
 		encodeError(&env, err)
 		s.log.Debug("store request failed", "op", op, "code", env.Code, "err", err)
@@ -183,19 +185,6 @@ func (s *Server) handle(m *nats.Msg) {
 		err = errors.Join(err, perr)
 	}
 	endSpan(span, err)
-}
-
-// safeDispatch turns a panic in the store into an error reply, as net/http
-// does for handlers: one bad call must not take down the store every worker
-// shares.
-func (s *Server) safeDispatch(ctx context.Context, op string, data []byte) (result any, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			s.log.Error("store panicked", "op", op, "panic", p, "stack", string(debug.Stack()))
-			result, err = nil, fmt.Errorf("store %s panicked: %v", op, p)
-		}
-	}()
-	return s.dispatch(ctx, op, data)
 }
 
 // requestTimeout is the caller's remaining time, or the default when the
