@@ -44,6 +44,7 @@ func newBenchIngestCmd() *cobra.Command {
 	var (
 		events, batch, clients int
 		asJSON                 bool
+		cpuProfile             string
 	)
 	cmd := &cobra.Command{
 		Use:   "ingest",
@@ -54,7 +55,15 @@ func newBenchIngestCmd() *cobra.Command {
 	cmd.Flags().IntVar(&batch, "batch", 100, "events per HTTP request")
 	cmd.Flags().IntVar(&clients, "clients", 8, "concurrent HTTP clients")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		if cpuProfile != "" {
+			stop, err := startCPUProfile(cpuProfile)
+			if err != nil {
+				return err
+			}
+			defer stop()
+		}
 		res, err := BenchIngest(cmd.Context(), events, batch, clients)
 		if err != nil {
 			return err

@@ -2,22 +2,29 @@ package minilm
 
 import (
 	"math"
-	"sync"
 )
 
-// workspace holds one goroutine's activations for a packed batch: the
-// sequences' tokens are laid end to end with no padding, so the linear
-// layers run on exactly the real tokens and attention runs per sequence.
+// workspace holds the activations of one packed batch: the sequences'
+// tokens are laid end to end with no padding, so the linear layers run on
+// exactly the real tokens and attention runs per sequence.
 type workspace struct {
 	x, qkv, ctx, tmp, ffn []float32
-	// One scratch per goroutine working on this batch.
+	starts                []int // first token of each sequence, then the total
+	// One scratch per goroutine working on the batch.
 	attn []attnScratch
 	gemm []gemmScratch
 }
 
-// grow sizes the workspace for tokens tokens, sequences up to maxLen and
-// par goroutines.
-func (ws *workspace) grow(tokens, maxLen, par int) {
+// grow sizes the workspace for seqs and par goroutines.
+func (ws *workspace) grow(seqs [][]int32, par int) {
+	ws.starts = ws.starts[:0]
+	tokens, maxLen := 0, 0
+	for _, s := range seqs {
+		ws.starts = append(ws.starts, tokens)
+		tokens += len(s)
+		maxLen = max(maxLen, len(s))
+	}
+	ws.starts = append(ws.starts, tokens)
 	ws.x = resize(ws.x, tokens*hiddenSize)
 	ws.qkv = resize(ws.qkv, tokens*3*hiddenSize)
 	ws.ctx = resize(ws.ctx, tokens*hiddenSize)
@@ -40,89 +47,83 @@ func resize(s []float32, n int) []float32 {
 }
 
 // encode runs the encoder on seqs (token ids, each at most maxTokens long)
-// and writes each one's mean-pooled, L2-normalised embedding to out. With
-// par > 1 it splits every matrix product and the attention heads across
-// par goroutines: for small batches, where streaming the weights from
-// memory is the cost, each core then reads only its share of them.
+// and writes each one's mean-pooled, L2-normalised embedding to out. Every
+// stage is split into items that par goroutines share (see forEach): the
+// weights are then read from memory once per batch, whatever par is.
 func (e *encoder) encode(ws *workspace, par int, seqs [][]int32, out [][]float32) {
-	tokens, maxLen := 0, 0
-	for _, s := range seqs {
-		tokens += len(s)
-		maxLen = max(maxLen, len(s))
-	}
 	par = max(par, 1)
-	ws.grow(tokens, maxLen, par)
-	e.embed(ws.x, seqs)
+	ws.grow(seqs, par)
+	tokens := ws.starts[len(seqs)]
+	forEach(par, len(seqs), func(_, s int) {
+		e.embed(ws.x[ws.starts[s]*hiddenSize:], seqs[s])
+	})
 	for i := range e.w.layers {
-		e.layer(ws, par, &e.w.layers[i], seqs, tokens)
+		e.layer(ws, par, &e.w.layers[i], len(seqs), tokens)
 	}
-	t := 0
-	for s, ids := range seqs {
-		pool(out[s], ws.x[t*hiddenSize:(t+len(ids))*hiddenSize])
-		t += len(ids)
-	}
+	forEach(par, len(seqs), func(_, s int) {
+		pool(out[s], ws.x[ws.starts[s]*hiddenSize:ws.starts[s+1]*hiddenSize])
+	})
 }
 
-// embed writes LayerNorm(word + position + token type) for every token.
-func (e *encoder) embed(x []float32, seqs [][]int32) {
+// embed writes LayerNorm(word + position + token type) for each token of
+// one sequence to x.
+func (e *encoder) embed(x []float32, ids []int32) {
 	w := e.w
 	var sum [hiddenSize]float32
-	t := 0
-	for _, ids := range seqs {
-		for pos, id := range ids {
-			word := w.word[int(id)*hiddenSize : int(id+1)*hiddenSize]
-			position := w.position[pos*hiddenSize : (pos+1)*hiddenSize]
-			for i := range sum {
-				sum[i] = word[i] + position[i] + w.tokType[i]
-			}
-			normRow(x[t*hiddenSize:(t+1)*hiddenSize], sum[:], w.embNorm)
-			t++
+	for pos, id := range ids {
+		word := w.word[int(id)*hiddenSize : int(id+1)*hiddenSize]
+		position := w.position[pos*hiddenSize : (pos+1)*hiddenSize]
+		for i := range sum {
+			sum[i] = word[i] + position[i] + w.tokType[i]
 		}
+		normRow(x[pos*hiddenSize:(pos+1)*hiddenSize], sum[:], w.embNorm)
 	}
 }
 
 // layer runs one transformer block in place on ws.x.
-func (e *encoder) layer(ws *workspace, par int, l *layer, seqs [][]int32, tokens int) {
+func (e *encoder) layer(ws *workspace, par int, l *layer, nseq, tokens int) {
 	const qkvWidth = 3 * hiddenSize
 	x, qkv, ctx, tmp, ffn := ws.x, ws.qkv, ws.ctx, ws.tmp, ws.ffn
-	e.linear(ws, par, l.qkv, tokens, x, qkv)
-	addBias(qkv, l.qkv.bias)
-	parallel(par, numHeads, func(w, h0, h1 int) {
-		t := 0
-		for _, ids := range seqs {
-			n := len(ids)
-			attend(e.ks, &ws.attn[w], &ws.gemm[w], n, h0, h1, qkv[t*qkvWidth:(t+n)*qkvWidth], ctx[t*hiddenSize:(t+n)*hiddenSize])
-			t += n
+	e.linear(ws, par, l.qkv, tokens, x, qkv, addBias)
+	forEach(par, nseq*numHeads, func(w, i int) {
+		s, h := i/numHeads, i%numHeads
+		t0, t1 := ws.starts[s], ws.starts[s+1]
+		attend(e.ks, &ws.attn[w], &ws.gemm[w], t1-t0, h, qkv[t0*qkvWidth:t1*qkvWidth], ctx[t0*hiddenSize:t1*hiddenSize])
+	})
+	e.linear(ws, par, l.attnOut, tokens, ctx, tmp, nil)
+	e.residualNorm(par, tokens, x, tmp, l.attnOut.bias, l.attnNorm)
+	e.linear(ws, par, l.ffnIn, tokens, x, ffn, e.ks.gelu)
+	e.linear(ws, par, l.ffnOut, tokens, ffn, tmp, nil)
+	e.residualNorm(par, tokens, x, tmp, l.ffnOut.bias, l.ffnNorm)
+}
+
+// linear sets out = in·Wᵀ, one group of panels (columns) per work item,
+// and runs epilogue (bias, activation) on each item's columns while they
+// are still in cache; without one the caller adds the bias.
+func (e *encoder) linear(ws *workspace, par int, l linear, tokens int, in, out []float32, epilogue func(x, bias []float32)) {
+	panels := l.out / panelWidth
+	items := (panels + groupPanels - 1) / groupPanels
+	forEach(par, items, func(w, i int) {
+		p0, p1 := i*groupPanels, min((i+1)*groupPanels, panels)
+		gemm(e.ks.kern, &ws.gemm[w], tokens, l.in, in, l.in, l.w, p0, p1, out, l.out)
+		if epilogue == nil {
+			return
+		}
+		c0, c1 := p0*panelWidth, p1*panelWidth
+		for t := 0; t < tokens; t++ {
+			epilogue(out[t*l.out+c0:t*l.out+c1], l.bias[c0:c1])
 		}
 	})
-	e.linear(ws, par, l.attnOut, tokens, ctx, tmp)
-	residualNorm(x, tmp, l.attnOut.bias, l.attnNorm)
-	e.linear(ws, par, l.ffnIn, tokens, x, ffn)
-	e.ks.gelu(ffn, l.ffnIn.bias)
-	e.linear(ws, par, l.ffnOut, tokens, ffn, tmp)
-	residualNorm(x, tmp, l.ffnOut.bias, l.ffnNorm)
 }
 
-// linear sets out = in·Wᵀ (bias left to the caller, which fuses it).
-func (e *encoder) linear(ws *workspace, par int, l linear, tokens int, in, out []float32) {
-	parallel(par, l.out/panelWidth, func(w, p0, p1 int) {
-		gemm(e.ks.kern, &ws.gemm[w], tokens, l.in, in, l.in, l.w, p0, p1, out, l.out)
+// residualNorm sets x = LayerNorm(y + bias + x) row by row, in blocks of
+// rows shared among the goroutines.
+func (e *encoder) residualNorm(par, tokens int, x, y, bias []float32, ln layerNorm) {
+	const rows = 32
+	forEach(par, (tokens+rows-1)/rows, func(_, i int) {
+		r0, r1 := i*rows*hiddenSize, min((i+1)*rows, tokens)*hiddenSize
+		residualNorm(x[r0:r1], y[r0:r1], bias, ln)
 	})
-}
-
-// parallel splits [0, n) into par contiguous parts and runs fn on each,
-// the last on the calling goroutine.
-func parallel(par, n int, fn func(worker, lo, hi int)) {
-	if par <= 1 {
-		fn(0, 0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	for w := range par - 1 {
-		wg.Go(func() { fn(w, w*n/par, (w+1)*n/par) })
-	}
-	fn(par-1, (par-1)*n/par, n)
-	wg.Wait()
 }
 
 // pool writes the L2-normalised mean of the rows of x into dst.

@@ -19,21 +19,6 @@ const (
 // to C when acc is set and overwriting it otherwise.
 type microKernel func(k int, a []float32, lda int, b []float32, c []float32, ldc int, acc bool)
 
-// packPanels packs w, an n×k row-major matrix (PyTorch's out×in layout),
-// so that gemm computes x·wᵀ. n must be a multiple of panelWidth.
-func packPanels(w []float32, n, k int) []float32 {
-	p := make([]float32, n*k)
-	for j := 0; j < n; j++ {
-		panel, col := j/panelWidth, j%panelWidth
-		base := panel * k * panelWidth
-		row := w[j*k : j*k+k]
-		for i, v := range row {
-			p[base+i*panelWidth+col] = v
-		}
-	}
-	return p
-}
-
 // gemmScratch holds the zero-padded copies used for the last, partial row
 // tile; one per goroutine.
 type gemmScratch struct {
@@ -130,16 +115,3 @@ func kernelGo(k int, a []float32, lda int, b []float32, c []float32, ldc int, ac
 		}
 	}
 }
-
-// kernelSet is the inner loops of the forward pass for one instruction
-// set: the GEMM micro-kernel, the bias+GELU pass over the FFN and the
-// attention softmax.
-type kernelSet struct {
-	name    string
-	kern    microKernel
-	gelu    func(x, bias []float32)
-	softmax func(row []float32, scale float32)
-}
-
-// portable runs anywhere.
-var portable = kernelSet{"go", kernelGo, biasGELU, softmaxScaled}

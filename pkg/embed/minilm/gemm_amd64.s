@@ -10,7 +10,7 @@
 // registers of 8 columns per row); each k step loads one 16-float row of
 // the packed panel B into Y12/Y13 and broadcasts A[r, p] for the 6 rows,
 // which are lda floats apart: rows 0..5 at SI + {0,1,2,3,4,5}·lda.
-// B is prefetched 4096 bytes ahead: on small batches the weights stream
+// B is prefetched 1024 bytes ahead: on small batches the weights stream
 // from memory and the hardware prefetcher alone falls behind.
 TEXT ·gemm6x16AVX2(SB), NOSPLIT, $0-49
 	MOVQ k+0(FP), CX
@@ -48,7 +48,7 @@ TEXT ·gemm6x16AVX2(SB), NOSPLIT, $0-49
 loop4:
 	VMOVUPS 0(DI), Y12
 	VMOVUPS 32(DI), Y13
-	PREFETCHT0 4096(DI)
+	PREFETCHT0 1024(DI)
 	VBROADCASTSS (SI), Y14
 	VFMADD231PS Y12, Y14, Y0
 	VFMADD231PS Y13, Y14, Y1
@@ -69,7 +69,7 @@ loop4:
 	VFMADD231PS Y13, Y15, Y11
 	VMOVUPS 64(DI), Y12
 	VMOVUPS 96(DI), Y13
-	PREFETCHT0 4160(DI)
+	PREFETCHT0 1088(DI)
 	VBROADCASTSS 4(SI), Y14
 	VFMADD231PS Y12, Y14, Y0
 	VFMADD231PS Y13, Y14, Y1
@@ -90,7 +90,7 @@ loop4:
 	VFMADD231PS Y13, Y15, Y11
 	VMOVUPS 128(DI), Y12
 	VMOVUPS 160(DI), Y13
-	PREFETCHT0 4224(DI)
+	PREFETCHT0 1152(DI)
 	VBROADCASTSS 8(SI), Y14
 	VFMADD231PS Y12, Y14, Y0
 	VFMADD231PS Y13, Y14, Y1
@@ -111,7 +111,7 @@ loop4:
 	VFMADD231PS Y13, Y15, Y11
 	VMOVUPS 192(DI), Y12
 	VMOVUPS 224(DI), Y13
-	PREFETCHT0 4288(DI)
+	PREFETCHT0 1216(DI)
 	VBROADCASTSS 12(SI), Y14
 	VFMADD231PS Y12, Y14, Y0
 	VFMADD231PS Y13, Y14, Y1

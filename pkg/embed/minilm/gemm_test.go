@@ -8,6 +8,21 @@ import (
 	"testing"
 )
 
+// packPanels packs w, an n×k row-major matrix (PyTorch's out×in layout),
+// as safetensors.packed does while loading, so that gemm computes x·wᵀ.
+func packPanels(w []float32, n, k int) []float32 {
+	p := make([]float32, n*k)
+	for j := 0; j < n; j++ {
+		panel, col := j/panelWidth, j%panelWidth
+		base := panel * k * panelWidth
+		row := w[j*k : j*k+k]
+		for i, v := range row {
+			p[base+i*panelWidth+col] = v
+		}
+	}
+	return p
+}
+
 // naiveProduct is C = A·Wᵀ in float64, with W n×k row-major.
 func naiveProduct(m, n, k int, a []float32, lda int, w []float32) []float64 {
 	c := make([]float64, m*n)

@@ -82,7 +82,7 @@ func (st *safetensors) float32s(name string, shape ...int) ([]float32, error) {
 }
 
 // packed returns tensor name, an n×k matrix, packed in panels for gemm
-// (see packPanels), converting row by row straight into the packed layout.
+// (see gemm.go), converting row by row straight into the packed layout.
 func (st *safetensors) packed(name string, n, k int) ([]float32, error) {
 	ti, err := st.lookup(name, n, k)
 	if err != nil {

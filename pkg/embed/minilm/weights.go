@@ -27,7 +27,7 @@ type layerNorm struct {
 	gamma, beta []float32
 }
 
-// linear is y = x·Wᵀ + b with W packed into panels (see packPanels).
+// linear is y = x·Wᵀ + b with W packed into panels (see gemm.go).
 type linear struct {
 	w    []float32
 	bias []float32

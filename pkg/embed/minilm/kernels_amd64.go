@@ -28,6 +28,9 @@ func geluRowAVX2(x *float32, bias *float32, n int)
 // geluAVX2 is biasGELU with 8 lanes at a time (gelu_amd64.s).
 func geluAVX2(x, bias []float32) {
 	n := len(bias)
+	if n == 0 {
+		return
+	}
 	vec := n - n%8
 	for r := 0; r+n <= len(x); r += n {
 		row := x[r : r+n]
