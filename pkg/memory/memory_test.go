@@ -23,12 +23,12 @@ func TestNormalizeKey(t *testing.T) {
 
 func TestCleanText(t *testing.T) {
 	for in, want := range map[string]string{
-		"  hello   world  ":       "hello world",
-		"a\x00b\x07c":             "abc",
-		"line one\n\n\n\nline 2":  "line one\n\nline 2",
-		"tab\tseparated":          "tab separated",
-		"zero\u200bwidth":         "zerowidth",
-		"bad \xff utf8":           "bad utf8",
+		"  hello   world  ":        "hello world",
+		"a\x00b\x07c":              "abc",
+		"line one\n\n\n\nline 2":   "line one\n\nline 2",
+		"tab\tseparated":           "tab separated",
+		"zero\u200bwidth":          "zerowidth",
+		"bad \xff utf8":            "bad utf8",
 		"\n\n  leading and trail ": "leading and trail",
 	} {
 		if got := CleanText(in); got != want {
