@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/store"
@@ -142,11 +143,22 @@ func TestRefusesForeignOrCorruptFiles(t *testing.T) {
 		if err := s.Upsert(t.Context(), []memory.Memory{testMemory("a", 1, seededVector(1, 8))}); err != nil {
 			t.Fatal(err)
 		}
-		closeT(t, s) // waits for the compaction the upsert started
-		df, err := listDir(dir)
-		if err != nil || len(df.snaps) != 1 {
-			t.Fatalf("want one snapshot, have %v (%v)", df.snaps, err)
+		// The upsert started a compaction in the background; Close may
+		// overtake it before it begins, so wait for its snapshot first.
+		var df dirFiles
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			var err error
+			df, err = listDir(dir)
+			if err == nil && len(df.snaps) == 1 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("want one snapshot, have %v (%v)", df.snaps, err)
+			}
+			time.Sleep(10 * time.Millisecond)
 		}
+		closeT(t, s)
 		path := snapPath(dir, df.snaps[0])
 		st, _ := os.Stat(path)
 		flipByte(t, path, st.Size()/2)
