@@ -13,6 +13,7 @@ import (
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/domains"
 	"github.com/recollect-dev/recollect/pkg/embed"
+	"github.com/recollect-dev/recollect/pkg/embed/cache"
 	"github.com/recollect-dev/recollect/pkg/lock"
 	"github.com/recollect-dev/recollect/pkg/modules"
 	"github.com/recollect-dev/recollect/pkg/store"
@@ -37,6 +38,9 @@ type App struct {
 	locks lock.Locker
 	usage usage.Sink
 	model embed.Embedder
+	// queryModel is the same model recorded under the query component.
+	queryModel embed.Embedder
+	caches     []*cache.Embedder
 }
 
 // New validates the configuration and builds the module table.

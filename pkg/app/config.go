@@ -14,6 +14,8 @@ import (
 
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/consolidate"
+	"github.com/recollect-dev/recollect/pkg/embed/cache"
+	"github.com/recollect-dev/recollect/pkg/embed/openai"
 	"github.com/recollect-dev/recollect/pkg/embedder"
 	"github.com/recollect-dev/recollect/pkg/extract"
 	"github.com/recollect-dev/recollect/pkg/ingest"
@@ -57,6 +59,8 @@ type Config struct {
 	Topiary     topiary.Config
 	Recall      recall.Config
 	Topics      topics.Options
+	Embed       openai.Config
+	EmbedCache  cache.Config
 	LocalStore  local.Config
 	RemoteStore remote.Config
 }
@@ -90,6 +94,8 @@ func (c *Config) RegisterFlags(fs *pflag.FlagSet, fixedTarget string) {
 	c.LocalStore = local.DefaultConfig()
 	c.LocalStore.RegisterFlags("store-", fs)
 	c.RemoteStore.RegisterFlags("", fs)
+	c.Embed.RegisterFlags("", fs)
+	c.EmbedCache.RegisterFlags("", fs)
 }
 
 // Validate checks every part and names the bad setting.
@@ -116,7 +122,7 @@ func (c *Config) Validate() error {
 		errs = append(errs, fmt.Errorf("store must be auto, local, remote or qdrant (got %q)", c.StoreBackend))
 	}
 	for _, v := range []interface{ Validate() error }{&c.Web, &c.Bus, &c.Redis, &c.ClickHouse, &c.Usage, &c.Ingest,
-		&c.Extract, &c.Embedder, &c.Consolidate, &c.Topiary, &c.Recall, &c.Topics, c.LocalStore, &c.RemoteStore} {
+		&c.Extract, &c.Embedder, &c.Consolidate, &c.Topiary, &c.Recall, &c.Topics, c.LocalStore, &c.RemoteStore, &c.Embed, &c.EmbedCache} {
 		if err := v.Validate(); err != nil {
 			errs = append(errs, err)
 		}

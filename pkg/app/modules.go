@@ -6,10 +6,14 @@ import (
 	"fmt"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/consolidate"
+	"github.com/recollect-dev/recollect/pkg/embed"
+	"github.com/recollect-dev/recollect/pkg/embed/cache"
 	"github.com/recollect-dev/recollect/pkg/embed/minilm"
+	"github.com/recollect-dev/recollect/pkg/embed/openai"
 	"github.com/recollect-dev/recollect/pkg/embedder"
 	"github.com/recollect-dev/recollect/pkg/extract"
 	"github.com/recollect-dev/recollect/pkg/ingest"
@@ -55,10 +59,10 @@ func (a *App) registerModules() {
 	m.Register(modules.Module{Name: modStore, Deps: []string{modBus}, Init: a.initStore})
 	m.Register(modules.Module{Name: modLocks, Init: a.initLocks})
 	m.Register(modules.Module{Name: modUsage, Init: a.initUsage})
-	m.Register(modules.Module{Name: modModel, Init: a.initModel})
+	m.Register(modules.Module{Name: modModel, Deps: []string{modUsage}, Init: a.initModel})
 	m.Register(modules.Module{Name: TargetIngest, Public: true, Deps: []string{modBus}, Init: a.initIngest})
 	m.Register(modules.Module{Name: TargetExtractor, Public: true, Deps: []string{modBus, modLocks, modUsage}, Init: a.initExtractor})
-	m.Register(modules.Module{Name: TargetEmbedder, Public: true, Deps: []string{modBus, modStore, modModel, modUsage}, Init: a.initEmbedder})
+	m.Register(modules.Module{Name: TargetEmbedder, Public: true, Deps: []string{modBus, modStore, modModel}, Init: a.initEmbedder})
 	m.Register(modules.Module{Name: TargetConsolidator, Public: true, Deps: []string{modBus, modStore, modLocks}, Init: a.initConsolidator})
 	m.Register(modules.Module{Name: TargetTopiary, Public: true, Deps: []string{modBus, modStore, modLocks}, Init: a.initTopiary})
 	m.Register(modules.Module{Name: TargetQuery, Public: true, Deps: []string{modBus, modStore, modModel, modUsage}, Init: a.initQuery})
@@ -167,13 +171,76 @@ func (a *App) initUsage(ctx context.Context) (modules.Service, error) {
 	return modules.Closer(func() error { return errors.Join(sink.Close(), closeW()) }), nil
 }
 
+// initModel chooses the embedding model (a remote OpenAI-compatible one
+// when --embed-url is set, else the built-in MiniLM) and puts the cache in
+// front of it: in-process, or Redis when --redis-url is set.
 func (a *App) initModel(ctx context.Context) (modules.Service, error) {
-	m, err := minilm.Load()
-	if err != nil {
-		return nil, fmt.Errorf("load embedding model: %w", err)
+	var closeFn func() error
+	var redisClient redis.UniversalClient
+	if a.cfg.Redis.URL != "" && a.cfg.EmbedCache.Kind != "off" && a.cfg.EmbedCache.Kind != "memory" {
+		c, err := redislock.NewClient(a.cfg.Redis)
+		if err != nil {
+			return nil, err
+		}
+		redisClient, closeFn = c, c.Close
 	}
-	a.model = m
-	return nil, nil
+	backend, err := cache.NewBackend(a.cfg.EmbedCache, redisClient)
+	if err != nil {
+		return nil, err
+	}
+	wrap := func(m embed.Embedder) embed.Embedder {
+		if backend == nil {
+			return m
+		}
+		c := cache.New(m, backend, cache.WithLogger(a.log))
+		a.caches = append(a.caches, c)
+		return c
+	}
+	if a.cfg.Embed.Enabled() {
+		remote, err := openai.New(a.cfg.Embed, a.usage, "embedder", openai.WithLogger(a.log), openai.WithTenant(usage.TenantFrom))
+		if err != nil {
+			return nil, err
+		}
+		if a.cfg.Embed.Dimensions == 0 {
+			if _, err := remote.Probe(ctx); err != nil {
+				return nil, fmt.Errorf("probe embedding model %s: %w", a.cfg.Embed.Model, err)
+			}
+		}
+		a.model = wrap(remote)
+		a.queryModel = wrap(remote.For("query"))
+	} else {
+		m, err := minilm.Load()
+		if err != nil {
+			return nil, fmt.Errorf("load embedding model: %w", err)
+		}
+		a.model = wrap(usageEmbedder{Embedder: m, component: "embedder", sink: a.usage, now: a.now})
+		a.queryModel = wrap(usageEmbedder{Embedder: m, component: "query", sink: a.usage, now: a.now})
+	}
+	a.registerCacheMetrics()
+	if closeFn == nil {
+		return nil, nil
+	}
+	return modules.Closer(closeFn), nil
+}
+
+func (a *App) registerCacheMetrics() {
+	if len(a.caches) == 0 {
+		return
+	}
+	sum := func(f func(*cache.Embedder) int64) func() float64 {
+		return func() float64 {
+			var n int64
+			for _, c := range a.caches {
+				n += f(c)
+			}
+			return float64(n)
+		}
+	}
+	a.reg.MustRegister(
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "recollect_embed_cache_hits_total", Help: "Texts whose vector came from the embedding cache."}, sum((*cache.Embedder).Hits)),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "recollect_embed_cache_misses_total", Help: "Texts the embedding model had to compute."}, sum((*cache.Embedder).Misses)),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "recollect_embed_cache_backend_errors_total", Help: "Embedding cache backend failures (the model computed instead)."}, sum((*cache.Embedder).BackendErrors)),
+	)
 }
 
 func (a *App) initIngest(ctx context.Context) (modules.Service, error) {
@@ -190,7 +257,7 @@ func (a *App) initExtractor(ctx context.Context) (modules.Service, error) {
 }
 
 func (a *App) initEmbedder(ctx context.Context) (modules.Service, error) {
-	return embedder.New(a.cfg.Embedder, a.store, a.mbus, a.model, a.usage, a.reg, a.log, a.now)
+	return embedder.New(a.cfg.Embedder, a.store, a.mbus, a.model, a.reg, a.log, a.now)
 }
 
 func (a *App) initConsolidator(ctx context.Context) (modules.Service, error) {
@@ -202,7 +269,7 @@ func (a *App) initTopiary(ctx context.Context) (modules.Service, error) {
 }
 
 func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
-	r, err := recall.New(a.cfg.Recall, a.store, usageEmbedder{a.model, a.usage, a.now}, a.domains, a.now)
+	r, err := recall.New(a.cfg.Recall, a.store, a.queryModel, a.domains, a.now)
 	if err != nil {
 		return nil, err
 	}

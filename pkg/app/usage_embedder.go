@@ -10,11 +10,14 @@ import (
 	"github.com/recollect-dev/recollect/pkg/usage"
 )
 
-// usageEmbedder records every query-time model call in the usage log.
+// usageEmbedder records every call of the built-in model in the usage log
+// (remote models record their own HTTP attempts). It sits inside the
+// embedding cache, so only cache misses count as model calls.
 type usageEmbedder struct {
 	embed.Embedder
-	sink usage.Sink
-	now  func() time.Time
+	component string
+	sink      usage.Sink
+	now       func() time.Time
 }
 
 type tokenCounter interface{ Tokens(string) int }
@@ -32,7 +35,11 @@ func (u usageEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, 
 	if err != nil {
 		outcome = usage.OutcomeError
 	}
-	u.sink.Record(ctx, usage.Record{Time: u.now(), Component: "query", Provider: "builtin", Model: u.Model(),
-		InputTokens: tokens, Duration: time.Since(begin), Outcome: outcome, TraceID: trace.SpanContextFromContext(ctx).TraceID().String()})
+	var traceID string
+	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+		traceID = sc.TraceID().String()
+	}
+	u.sink.Record(ctx, usage.Record{Time: u.now(), Tenant: usage.TenantFrom(ctx), Component: u.component, Provider: "builtin",
+		Model: u.Model(), InputTokens: tokens, Duration: time.Since(begin), Outcome: outcome, TraceID: traceID})
 	return vecs, err
 }

@@ -2,22 +2,23 @@ package embedder
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
 	"github.com/recollect-dev/recollect/pkg/embed"
+	"github.com/recollect-dev/recollect/pkg/usage"
 )
 
 // batcher gathers texts from concurrent handlers into one model call: the
 // model is several times faster per text in batches.
 type batcher struct {
-	model   embed.Embedder
-	max     int
-	linger  time.Duration
-	reqs    chan *embedReq
-	stop    chan struct{}
-	done    sync.WaitGroup
-	onBatch func(ctx context.Context, texts []string, took time.Duration, err error)
+	model  embed.Embedder
+	max    int
+	linger time.Duration
+	reqs   chan *embedReq
+	stop   chan struct{}
+	done   sync.WaitGroup
 }
 
 type embedReq struct {
@@ -28,8 +29,8 @@ type embedReq struct {
 	done chan struct{}
 }
 
-func newBatcher(model embed.Embedder, max int, linger time.Duration, onBatch func(context.Context, []string, time.Duration, error)) *batcher {
-	b := &batcher{model: model, max: max, linger: linger, reqs: make(chan *embedReq), stop: make(chan struct{}), onBatch: onBatch}
+func newBatcher(model embed.Embedder, max int, linger time.Duration) *batcher {
+	b := &batcher{model: model, max: max, linger: linger, reqs: make(chan *embedReq), stop: make(chan struct{})}
 	b.done.Add(1)
 	go b.loop()
 	return b
@@ -78,28 +79,39 @@ func (b *batcher) loop() {
 	}
 }
 
+// run embeds a gathered batch, one model call per tenant so that model
+// usage is attributed to the tenant it was spent for.
 func (b *batcher) run(batch []*embedReq) {
-	texts := make([]string, 0, len(batch))
-	live := batch[:0]
+	groups := map[string][]*embedReq{}
+	var order []string
 	for _, r := range batch {
 		if r.ctx.Err() != nil {
 			r.err = r.ctx.Err()
 			close(r.done)
 			continue
 		}
-		texts = append(texts, r.text)
-		live = append(live, r)
+		t := usage.TenantFrom(r.ctx)
+		if _, ok := groups[t]; !ok {
+			order = append(order, t)
+		}
+		groups[t] = append(groups[t], r)
 	}
-	if len(live) == 0 {
-		return
+	for _, t := range order {
+		b.embedGroup(groups[t])
+	}
+}
+
+func (b *batcher) embedGroup(live []*embedReq) {
+	texts := make([]string, len(live))
+	for k, r := range live {
+		texts[k] = r.text
 	}
 	// The batch outlives any single caller's cancellation; bound it instead.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(live[0].ctx), time.Minute)
 	defer cancel()
-	begin := time.Now()
 	vecs, err := b.model.Embed(ctx, texts)
-	if b.onBatch != nil {
-		b.onBatch(live[0].ctx, texts, time.Since(begin), err)
+	if err == nil && len(vecs) != len(texts) {
+		err = fmt.Errorf("model returned %d vectors for %d texts", len(vecs), len(texts))
 	}
 	for k, r := range live {
 		if err != nil {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/spf13/pflag"
-	"go.opentelemetry.io/otel/trace"
 
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/embed"
@@ -67,18 +66,12 @@ type Bus interface {
 	Consume(ctx context.Context, cc bus.ConsumerConfig, h bus.Handler, log *slog.Logger) (*bus.Consumer, error)
 }
 
-// TokenCounter is implemented by models that can count input tokens.
-type TokenCounter interface {
-	Tokens(text string) int
-}
-
 // Embedder is the embedder module.
 type Embedder struct {
 	cfg      Config
 	store    store.Store
 	bus      Bus
 	model    embed.Embedder
-	usage    usage.Sink
 	log      *slog.Logger
 	now      func() time.Time
 	batch    *batcher
@@ -87,11 +80,11 @@ type Embedder struct {
 }
 
 // New builds the module.
-func New(cfg Config, st store.Store, b Bus, model embed.Embedder, sink usage.Sink, reg prometheus.Registerer, log *slog.Logger, now func() time.Time) (*Embedder, error) {
+func New(cfg Config, st store.Store, b Bus, model embed.Embedder, reg prometheus.Registerer, log *slog.Logger, now func() time.Time) (*Embedder, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	e := &Embedder{cfg: cfg, store: st, bus: b, model: model, usage: sink, log: log, now: now}
+	e := &Embedder{cfg: cfg, store: st, bus: b, model: model, log: log, now: now}
 	e.outcomes = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "recollect_embedder_facts_total", Help: "Facts handled, by outcome (inserted, reinforced, duplicate, feedback)."}, []string{"outcome"})
 	if reg != nil {
@@ -105,7 +98,7 @@ const Durable = "embedder"
 
 // Start attaches the consumer.
 func (e *Embedder) Start(ctx context.Context) error {
-	e.batch = newBatcher(e.model, e.cfg.BatchSize, e.cfg.BatchLinger, e.recordUsage)
+	e.batch = newBatcher(e.model, e.cfg.BatchSize, e.cfg.BatchLinger)
 	c, err := e.bus.Consume(ctx, bus.ConsumerConfig{
 		Durable:        Durable,
 		Stream:         bus.StreamFact,
@@ -134,30 +127,6 @@ func (e *Embedder) Stop(ctx context.Context) error {
 	return err
 }
 
-func (e *Embedder) recordUsage(ctx context.Context, texts []string, took time.Duration, err error) {
-	var tokens int64
-	if tc, ok := e.model.(TokenCounter); ok {
-		for _, t := range texts {
-			tokens += int64(tc.Tokens(t))
-		}
-	}
-	outcome := usage.OutcomeOK
-	if err != nil {
-		outcome = usage.OutcomeError
-	}
-	e.usage.Record(ctx, usage.Record{
-		Time: e.now(), Tenant: tenantOf(ctx), Component: "embedder", Provider: "builtin", Model: e.model.Model(),
-		InputTokens: tokens, Duration: took, Outcome: outcome, TraceID: trace.SpanContextFromContext(ctx).TraceID().String(),
-	})
-}
-
-type tenantKey struct{}
-
-func tenantOf(ctx context.Context) string {
-	s, _ := ctx.Value(tenantKey{}).(string)
-	return s
-}
-
 // Handle stores one fact. Every path is idempotent: the memory id is
 // derived from its content, and reinforcement records the source event so a
 // redelivered fact reinforces nothing twice.
@@ -166,7 +135,7 @@ func (e *Embedder) Handle(ctx context.Context, d *bus.Delivery) error {
 	if err := json.Unmarshal(d.Data, &f); err != nil {
 		return bus.Permanent(fmt.Errorf("decode fact: %w", err))
 	}
-	ctx = context.WithValue(ctx, tenantKey{}, f.Tenant)
+	ctx = usage.WithTenant(ctx, f.Tenant)
 	switch f.Op {
 	case memory.FactFeedback:
 		return e.feedback(ctx, &f)

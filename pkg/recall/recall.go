@@ -16,6 +16,7 @@ import (
 	"github.com/recollect-dev/recollect/pkg/embed"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/store"
+	"github.com/recollect-dev/recollect/pkg/usage"
 )
 
 // Config of recall ranking.
@@ -145,7 +146,7 @@ func (r *Recaller) Recall(ctx context.Context, req Request) (Response, error) {
 	if err := req.Normalize(); err != nil {
 		return Response{}, err
 	}
-	vecs, err := r.model.Embed(ctx, []string{req.Query})
+	vecs, err := r.model.Embed(usage.WithTenant(ctx, req.Tenant), []string{req.Query})
 	if err != nil {
 		return Response{}, fmt.Errorf("embed query: %w", err)
 	}

@@ -1,0 +1,176 @@
+package embedder
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/recollect-dev/recollect/pkg/bus"
+	"github.com/recollect-dev/recollect/pkg/embed/minilm"
+	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/store"
+	"github.com/recollect-dev/recollect/pkg/store/local"
+)
+
+var (
+	modelOnce sync.Once
+	model     *minilm.Model
+	modelErr  error
+)
+
+func loadModel(t *testing.T) *minilm.Model {
+	modelOnce.Do(func() { model, modelErr = minilm.Load() })
+	if modelErr != nil {
+		t.Fatal(modelErr)
+	}
+	return model
+}
+
+type fixture struct {
+	e     *Embedder
+	store store.Store
+	bus   *bus.Bus
+}
+
+func newFixture(t *testing.T) fixture {
+	t.Helper()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	b, err := bus.Open(context.Background(), bus.Config{DataDir: t.TempDir()}, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	st, err := local.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	var cfg Config
+	cfg.Concurrency, cfg.BatchSize, cfg.BatchLinger, cfg.DedupThreshold = 4, 8, time.Millisecond, 0.92
+	cfg.HandlerTimeout, cfg.MaxDeliver, cfg.ShortContent = 10*time.Second, 3, 300
+	now := func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
+	e, err := New(cfg, st, b, loadModel(t), prometheus.NewRegistry(), log, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.batch = newBatcher(e.model, cfg.BatchSize, cfg.BatchLinger)
+	t.Cleanup(e.batch.Close)
+	return fixture{e: e, store: st, bus: b}
+}
+
+func fact(content, source string) memory.FactMessage {
+	ts := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	return memory.FactMessage{Op: memory.FactUpsert, Tenant: "acme", SourceEvent: source, Memory: memory.Memory{
+		ID: memory.MemoryID("acme", "default", "alice", content), Tenant: "acme", Namespace: "default", Subject: "alice",
+		Content: content, Domain: "user-preferences", Type: memory.TypePreference, Kind: memory.KindSemantic,
+		Layer: memory.LayerBuffer, Importance: 0.7, Confidence: 0.9, Source: memory.SourceRule, CreatedAt: ts, ModifiedAt: ts,
+		SourceIDs: []string{source}}}
+}
+
+func (f fixture) handle(t *testing.T, m memory.FactMessage) error {
+	t.Helper()
+	data, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f.e.Handle(context.Background(), &bus.Delivery{Subject: bus.FactSubject(m.Memory.Domain), Data: data, NumDelivered: 1})
+}
+
+func (f fixture) all(t *testing.T) []memory.Memory {
+	t.Helper()
+	var out []memory.Memory
+	if err := f.store.Scroll(context.Background(), "acme", store.Filter{}, func(m memory.Memory) error {
+		out = append(out, m)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestRedeliveryStoresOnce(t *testing.T) {
+	f := newFixture(t)
+	m := fact("User prefers tabs over spaces.", "acme:e1")
+	for i := 0; i < 3; i++ {
+		if err := f.handle(t, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mems := f.all(t)
+	if len(mems) != 1 || mems[0].RepetitionCount != 1 || len(mems[0].Vector) != 384 || mems[0].EmbeddingModel != "all-MiniLM-L6-v2" {
+		t.Fatalf("stored %+v", mems)
+	}
+}
+
+func TestRepeatFromAnotherEventReinforces(t *testing.T) {
+	f := newFixture(t)
+	if err := f.handle(t, fact("User prefers tabs over spaces.", "acme:e1")); err != nil {
+		t.Fatal(err)
+	}
+	// Same words, other casing and spacing: same id; a near paraphrase: same memory by cosine.
+	for _, m := range []memory.FactMessage{fact("user prefers tabs over  spaces.", "acme:e2"), fact("The user prefers tabs over spaces.", "acme:e3"), fact("The user prefers tabs over spaces.", "acme:e3")} {
+		if err := f.handle(t, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mems := f.all(t)
+	if len(mems) != 1 {
+		t.Fatalf("%d memories, want 1: %+v", len(mems), mems)
+	}
+	if mems[0].RepetitionCount != 3 || len(mems[0].SourceIDs) != 3 {
+		t.Fatalf("repetition %d sources %v, want 3 and 3", mems[0].RepetitionCount, mems[0].SourceIDs)
+	}
+	// A different fact is its own memory.
+	if err := f.handle(t, fact("Always run make test before committing.", "acme:e4")); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(f.all(t)); n != 2 {
+		t.Fatalf("%d memories, want 2", n)
+	}
+}
+
+func TestFeedbackCountsOncePerEvent(t *testing.T) {
+	f := newFixture(t)
+	m := fact("Deploy with make release then tag the commit.", "acme:e1")
+	if err := f.handle(t, m); err != nil {
+		t.Fatal(err)
+	}
+	fb := memory.FactMessage{Op: memory.FactFeedback, Tenant: "acme", SourceEvent: "acme:fb1", Feedback: &memory.Feedback{MemoryID: m.Memory.ID, Success: true}}
+	for i := 0; i < 2; i++ {
+		if err := f.handle(t, fb); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := f.all(t)[0].SuccessCount; got != 1 {
+		t.Fatalf("success count %d, want 1", got)
+	}
+	fb.Feedback.MemoryID = "00000000-0000-5000-8000-000000000000"
+	if err := f.handle(t, fb); !bus.IsPermanent(err) {
+		t.Fatalf("feedback on unknown memory: err = %v, want permanent", err)
+	}
+}
+
+func TestBadFactsArePermanent(t *testing.T) {
+	f := newFixture(t)
+	bad := fact("x", "acme:e1")
+	bad.Memory.Tenant = "globex"
+	if err := f.handle(t, bad); !bus.IsPermanent(err) {
+		t.Fatalf("tenant mismatch: err = %v", err)
+	}
+	bad = fact("x", "acme:e1")
+	bad.Memory.Type = "nope"
+	if err := f.handle(t, bad); !bus.IsPermanent(err) || !errors.Is(err, memory.ErrInvalid) {
+		t.Fatalf("invalid type: err = %v", err)
+	}
+	err := f.e.Handle(context.Background(), &bus.Delivery{Data: []byte("{"), NumDelivered: 1})
+	if !bus.IsPermanent(err) {
+		t.Fatalf("undecodable: err = %v", err)
+	}
+}

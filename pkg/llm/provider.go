@@ -1,0 +1,57 @@
+package llm
+
+import (
+	"net/url"
+	"strings"
+	"sync/atomic"
+)
+
+// provider is one OpenAI-compatible endpoint the client may call.
+type provider struct {
+	name     string // host[:port], as recorded in usage and spans
+	endpoint string // .../chat/completions
+	apiKey   string
+	model    string // "" uses the tier's model
+	// noJSONMode is set once the provider rejected response_format (json
+	// mode auto), so later calls do not pay for the rejection again.
+	noJSONMode atomic.Bool
+}
+
+// providers lists the primary, then the fallbacks, in the order tried.
+// Validate has checked the URLs.
+func (c *Config) providers() []*provider {
+	out := []*provider{newProvider(c.URL, c.APIKey, "")}
+	for i := range c.fallbackCount() {
+		u, model, key := at(c.FallbackURLs, i), at(c.FallbackModels, i), at(c.FallbackAPIKeys, i)
+		if u == "" {
+			u = c.URL
+		}
+		if key == "" && sameURL(u, c.URL) {
+			key = c.APIKey
+		}
+		out = append(out, newProvider(u, key, model))
+	}
+	return out
+}
+
+func newProvider(base, key, model string) *provider {
+	name := base
+	if u, err := url.Parse(base); err == nil && u.Host != "" {
+		name = u.Host
+	}
+	return &provider{
+		name:     name,
+		endpoint: strings.TrimRight(base, "/") + "/chat/completions",
+		apiKey:   key,
+		model:    model,
+	}
+}
+
+func at(list []string, i int) string {
+	if i < len(list) {
+		return strings.TrimSpace(list[i])
+	}
+	return ""
+}
+
+func sameURL(a, b string) bool { return strings.TrimRight(a, "/") == strings.TrimRight(b, "/") }
