@@ -8,7 +8,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -76,6 +78,8 @@ type Embedder struct {
 	now      func() time.Time
 	batch    *batcher
 	consumer *bus.Consumer
+	// locks serialise read-modify-write of one memory within the process.
+	locks    [64]sync.Mutex
 	outcomes *prometheus.CounterVec
 }
 
@@ -153,43 +157,71 @@ func (e *Embedder) upsert(ctx context.Context, f *memory.FactMessage) error {
 	if err := m.Validate(); err != nil {
 		return bus.Permanent(fmt.Errorf("invalid fact: %w", err))
 	}
+	unlock := e.lockID(m.Tenant, m.ID)
 	existing, err := e.store.Get(ctx, m.Tenant, m.ID)
 	switch {
 	case err == nil:
-		return e.reinforce(ctx, existing, f.SourceEvent, "duplicate")
+		unlock()
+		return e.reinforce(ctx, existing, m, f.SourceEvent, "duplicate")
 	case !errors.Is(err, store.ErrNotFound):
+		unlock()
 		return fmt.Errorf("look up memory %s: %w", m.ID, err)
 	}
-	vec, err := e.batch.Embed(ctx, EmbedText(m, e.cfg.ShortContent))
+	near, err := e.insert(ctx, m, f.SourceEvent)
+	unlock()
 	if err != nil {
-		return fmt.Errorf("embed fact %s: %w", m.ID, err)
+		return err
 	}
-	near, err := e.store.Search(ctx, store.Query{Tenant: m.Tenant, Vector: vec, K: 1,
-		Filter: store.Filter{Namespaces: []string{m.Namespace}, Subjects: []string{m.Subject}}})
-	if err != nil {
-		return fmt.Errorf("search near duplicates of %s: %w", m.ID, err)
-	}
-	if len(near) > 0 && near[0].Score >= e.cfg.DedupThreshold {
-		return e.reinforce(ctx, near[0].Memory, f.SourceEvent, "reinforced")
-	}
-	m.Vector = vec
-	m.EmbeddingModel = e.model.Model()
-	m.RepetitionCount = 1
-	m.AddSource(f.SourceEvent)
-	if err := e.store.Upsert(ctx, []memory.Memory{m}); err != nil {
-		return fmt.Errorf("store memory %s: %w", m.ID, err)
+	if near != nil {
+		return e.reinforce(ctx, *near, m, f.SourceEvent, "reinforced")
 	}
 	e.outcomes.WithLabelValues("inserted").Inc()
 	return e.announce(ctx, m, memory.StoredInserted, f.SourceEvent)
 }
 
+// insert embeds and stores a new memory, unless a near duplicate exists,
+// which it returns instead. The caller holds the memory id's lock.
+func (e *Embedder) insert(ctx context.Context, m memory.Memory, source string) (*memory.Memory, error) {
+	vec, err := e.batch.Embed(ctx, EmbedText(m, e.cfg.ShortContent))
+	if err != nil {
+		return nil, fmt.Errorf("embed fact %s: %w", m.ID, err)
+	}
+	near, err := e.store.Search(ctx, store.Query{Tenant: m.Tenant, Vector: vec, K: 1,
+		Filter: store.Filter{Namespaces: []string{m.Namespace}, Subjects: []string{m.Subject}}})
+	if err != nil {
+		return nil, fmt.Errorf("search near duplicates of %s: %w", m.ID, err)
+	}
+	if len(near) > 0 && near[0].Score >= e.cfg.DedupThreshold && near[0].Memory.ID != m.ID {
+		return &near[0].Memory, nil
+	}
+	m.Vector = vec
+	m.EmbeddingModel = e.model.Model()
+	m.RepetitionCount = 1
+	m.AddSource(source)
+	if err := e.store.Upsert(ctx, []memory.Memory{m}); err != nil {
+		return nil, fmt.Errorf("store memory %s: %w", m.ID, err)
+	}
+	return nil, nil
+}
+
 // reinforce counts another observation of an existing memory, once per
-// source event.
-func (e *Embedder) reinforce(ctx context.Context, m memory.Memory, source, outcome string) error {
+// source event. The memory is modified as of the observation's own time,
+// not the wall clock, so replayed or imported history does not look fresh.
+func (e *Embedder) reinforce(ctx context.Context, m, seen memory.Memory, source, outcome string) error {
+	unlock := e.lockID(m.Tenant, m.ID)
+	defer unlock()
+	// Re-read under the lock: a concurrent handler may have reinforced it.
+	if cur, err := e.store.Get(ctx, m.Tenant, m.ID); err == nil {
+		m = cur
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("look up memory %s: %w", m.ID, err)
+	}
 	if !m.HasSource(source) {
 		m.RepetitionCount++
 		m.AddSource(source)
-		m.ModifiedAt = e.now().UTC()
+		if ts := seen.CreatedAt; ts.After(m.ModifiedAt) {
+			m.ModifiedAt = ts
+		}
 		if err := e.store.Upsert(ctx, []memory.Memory{m}); err != nil {
 			return fmt.Errorf("reinforce memory %s: %w", m.ID, err)
 		}
@@ -207,6 +239,11 @@ func (e *Embedder) feedback(ctx context.Context, f *memory.FactMessage) error {
 		return bus.Permanent(fmt.Errorf("feedback for unknown memory %s", f.Feedback.MemoryID))
 	}
 	if err != nil {
+		return fmt.Errorf("look up memory %s: %w", f.Feedback.MemoryID, err)
+	}
+	unlock := e.lockID(m.Tenant, m.ID)
+	defer unlock()
+	if m, err = e.store.Get(ctx, f.Tenant, f.Feedback.MemoryID); err != nil {
 		return fmt.Errorf("look up memory %s: %w", f.Feedback.MemoryID, err)
 	}
 	if m.HasSource(f.SourceEvent) {
@@ -233,6 +270,16 @@ func (e *Embedder) announce(ctx context.Context, m memory.Memory, op memory.Stor
 		return fmt.Errorf("announce memory %s: %w", m.ID, err)
 	}
 	return nil
+}
+
+// lockID locks the stripe of a memory id.
+func (e *Embedder) lockID(tenant, id string) func() {
+	h := fnv.New32a()
+	h.Write([]byte(tenant))
+	h.Write([]byte(id))
+	mu := &e.locks[h.Sum32()%uint32(len(e.locks))]
+	mu.Lock()
+	return mu.Unlock
 }
 
 // EmbedText is the text embedded for a memory: "key: content" for short

@@ -174,3 +174,28 @@ func TestBadFactsArePermanent(t *testing.T) {
 		t.Fatalf("undecodable: err = %v", err)
 	}
 }
+
+func TestConcurrentObservationsAllCount(t *testing.T) {
+	f := newFixture(t)
+	const n = 16
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			errs <- f.handle(t, fact("User prefers dark mode in every editor.", "acme:c"+string(rune('a'+i))))
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	mems := f.all(t)
+	if len(mems) != 1 || mems[0].RepetitionCount != n || len(mems[0].SourceIDs) != n {
+		t.Fatalf("got %d memories, repetition %d, %d sources; want 1, %d, %d", len(mems), mems[0].RepetitionCount, len(mems[0].SourceIDs), n, n)
+	}
+}

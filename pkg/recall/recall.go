@@ -58,10 +58,13 @@ const (
 
 // Request is the body of POST /v1/recall.
 type Request struct {
-	Tenant    string  `json:"tenant,omitempty"`
-	Namespace string  `json:"namespace,omitempty"`
-	Query     string  `json:"query"`
-	K         int     `json:"k,omitempty"`
+	Tenant    string `json:"tenant,omitempty"`
+	Namespace string `json:"namespace,omitempty"`
+	Query     string `json:"query"`
+	K         int    `json:"k,omitempty"`
+	// PerDomain overrides the per-domain cap (000: 3 per domain); an
+	// explicit k with one domain in play needs it raised.
+	PerDomain int     `json:"per_domain,omitempty"`
 	Filters   Filters `json:"filters,omitzero"`
 	Dry       bool    `json:"dry,omitempty"`
 }
@@ -138,6 +141,9 @@ func (req *Request) Normalize() error {
 	if req.K < 0 || req.K > MaxK {
 		return &memory.FieldError{Field: "k", Reason: fmt.Sprintf("must be between 1 and %d", MaxK)}
 	}
+	if req.PerDomain < 0 || req.PerDomain > MaxK {
+		return &memory.FieldError{Field: "per_domain", Reason: fmt.Sprintf("must be between 1 and %d", MaxK)}
+	}
 	return nil
 }
 
@@ -162,7 +168,11 @@ func (r *Recaller) Recall(ctx context.Context, req Request) (Response, error) {
 	if req.K > 0 {
 		total = req.K
 	}
-	results = r.perDomain(results, total)
+	perDomain := r.cfg.PerDomain
+	if req.PerDomain > 0 {
+		perDomain = req.PerDomain
+	}
+	results = capPerDomain(results, perDomain, total)
 	for i := range results {
 		results[i].Memory.Vector = nil
 	}
@@ -211,16 +221,16 @@ func (r *Recaller) rank(hits []store.Hit) []Result {
 	return out
 }
 
-// perDomain keeps at most PerDomain results of each domain and total in all,
+// capPerDomain keeps at most perDomain results of each domain and total in all,
 // in score order (000: 3 per domain, 9 at most).
-func (r *Recaller) perDomain(results []Result, total int) []Result {
+func capPerDomain(results []Result, perDomain, total int) []Result {
 	count := map[string]int{}
 	out := results[:0:0]
 	for _, res := range results {
 		if len(out) >= total {
 			break
 		}
-		if count[res.Memory.Domain] >= r.cfg.PerDomain {
+		if count[res.Memory.Domain] >= perDomain {
 			continue
 		}
 		count[res.Memory.Domain]++
