@@ -56,6 +56,7 @@ func NewRoot() *cobra.Command {
 		Version:       Version,
 	}
 	root.AddCommand(newRunCmd(""), newConfigCmd(), newUsageCmd(), newBenchCmd())
+	root.AddCommand(newEvalCmd())
 	return root
 }
 
