@@ -77,6 +77,8 @@ type recallRequest struct {
 	Tenant string `json:"tenant"`
 	Query  string `json:"query"`
 	K      int    `json:"k"`
+	// PerDomain lifts the per-domain cap to k: every turn is one domain.
+	PerDomain int `json:"per_domain"`
 	// Dry asks recall not to count the access: scoring must not reinforce.
 	Dry bool `json:"dry"`
 }
@@ -88,7 +90,7 @@ type recallResponse struct {
 }
 
 func (c *client) recall(ctx context.Context, tenant, query string, k int) ([]memory.Memory, error) {
-	body, err := json.Marshal(recallRequest{Tenant: tenant, Query: query, K: k, Dry: true})
+	body, err := json.Marshal(recallRequest{Tenant: tenant, Query: query, K: k, PerDomain: k, Dry: true})
 	if err != nil {
 		return nil, fmt.Errorf("encode recall: %w", err)
 	}
