@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 
 	"github.com/recollect-dev/recollect/pkg/domains"
 	"github.com/recollect-dev/recollect/pkg/embed"
+	"github.com/recollect-dev/recollect/pkg/lexical"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/store"
 	"github.com/recollect-dev/recollect/pkg/usage"
@@ -31,8 +33,8 @@ type Config struct {
 func (c *Config) RegisterFlags(prefix string, fs *pflag.FlagSet) {
 	fs.IntVar(&c.PerDomain, prefix+"recall-per-domain", 3, "memories recalled per domain")
 	fs.IntVar(&c.MaxResults, prefix+"recall-max", 9, "memories recalled in all")
-	fs.Float64Var(&c.MinRelevance, prefix+"recall-min-relevance", 0.2, "cosine similarity below which a memory is not recalled")
-	fs.IntVar(&c.Candidates, prefix+"recall-candidates", 100, "nearest memories considered before ranking")
+	fs.Float64Var(&c.MinRelevance, prefix+"recall-min-relevance", 0.15, "fused relevance (semantic and lexical) below which a memory is not recalled")
+	fs.IntVar(&c.Candidates, prefix+"recall-candidates", 200, "memories each channel (dense, lexical) contributes before ranking")
 }
 
 // Validate checks the configuration.
@@ -65,6 +67,7 @@ type Request struct {
 	// PerDomain overrides the per-domain cap (000: 3 per domain); an
 	// explicit k with one domain in play needs it raised.
 	PerDomain int     `json:"per_domain,omitempty"`
+	Channel   string  `json:"channel,omitempty"`
 	Filters   Filters `json:"filters,omitzero"`
 	Dry       bool    `json:"dry,omitempty"`
 }
@@ -87,15 +90,21 @@ type Filters struct {
 type Result struct {
 	Memory     memory.Memory `json:"memory"`
 	Score      float64       `json:"score"`
-	Relevance  float64       `json:"relevance"`
+	Relevance  float64       `json:"relevance"` // fused from semantic and lexical
+	Semantic   float64       `json:"semantic"`  // cosine similarity
+	Lexical    float64       `json:"lexical"`   // BM25 relative to the best hit
 	Importance float64       `json:"importance"`
 	Recency    float64       `json:"recency"`
 	LayerBonus float64       `json:"layer_bonus"`
+	Confidence float64       `json:"confidence_factor"`
+	Channel    float64       `json:"channel_factor"`
+	Dampening  float64       `json:"dampening"`
 }
 
 // Response is the body of a recall answer.
 type Response struct {
 	Query    string   `json:"query"`
+	Weights  Weights  `json:"weights"`
 	Memories []Result `json:"memories"`
 	Context  string   `json:"context"`
 }
@@ -159,11 +168,11 @@ func (r *Recaller) Recall(ctx context.Context, req Request) (Response, error) {
 	if len(vecs) != 1 {
 		return Response{}, errors.New("embed query: model returned no vector")
 	}
-	hits, err := r.store.Search(ctx, store.Query{Tenant: req.Tenant, Vector: vecs[0], K: r.cfg.Candidates, Filter: r.filter(req)})
+	cands, err := r.retrieve(ctx, req.Tenant, vecs[0], req.Query, r.filter(req))
 	if err != nil {
 		return Response{}, fmt.Errorf("search memories: %w", err)
 	}
-	results := r.rank(hits)
+	results := r.rank(cands, req)
 	total := r.cfg.MaxResults
 	if req.K > 0 {
 		total = req.K
@@ -176,7 +185,7 @@ func (r *Recaller) Recall(ctx context.Context, req Request) (Response, error) {
 	for i := range results {
 		results[i].Memory.Vector = nil
 	}
-	return Response{Query: req.Query, Memories: results, Context: r.Block(results)}, nil
+	return Response{Query: req.Query, Weights: AdaptiveWeights(req.Query), Memories: results, Context: r.Block(results)}, nil
 }
 
 func (r *Recaller) filter(req Request) store.Filter {
@@ -192,16 +201,35 @@ func (r *Recaller) filter(req Request) store.Filter {
 	}
 }
 
-// rank scores hits with 003's formula: relevance 0.6, importance 0.2,
-// recency 0.2 (one-week scale), times the layer bonus.
-func (r *Recaller) rank(hits []store.Hit) []Result {
+// TranscriptTag marks session-transcript chunks: searchable, dampened,
+// never injected into prompts.
+const TranscriptTag = "transcript"
+
+// transcriptDampening is Nebo's factor for session-transcript chunks.
+const transcriptDampening = 0.6
+
+// rank scores candidates with 003's formula: relevance 0.6, importance 0.2,
+// recency 0.2 (one-week scale), times the layer bonus; then Clanker's
+// confidence and channel hints, and transcript dampening.
+func (r *Recaller) rank(cands []candidate, req Request) []Result {
 	now := r.now()
-	out := make([]Result, 0, len(hits))
-	for _, h := range hits {
-		if h.Score < r.cfg.MinRelevance {
+	w := AdaptiveWeights(req.Query)
+	qterms := map[string]bool{}
+	for _, t := range lexical.Terms(req.Query) {
+		qterms[t] = true
+	}
+	rels := make([]float64, len(cands))
+	for i, c := range cands {
+		rels[i] = relevance(c, w, qterms)
+	}
+	rels = smoothNeighbours(cands, rels)
+	out := make([]Result, 0, len(cands))
+	for i, c := range cands {
+		rel := rels[i]
+		if rel < r.cfg.MinRelevance {
 			continue
 		}
-		m := h.Memory
+		m := c.mem
 		last := m.ModifiedAt
 		if m.LastAccessed.After(last) {
 			last = m.LastAccessed
@@ -209,8 +237,22 @@ func (r *Recaller) rank(hits []store.Hit) []Result {
 		ageHours := math.Max(0, now.Sub(last).Hours())
 		recency := math.Exp(-ageHours / 168)
 		bonus := m.Layer.Bonus()
-		score := (0.6*h.Score + 0.2*m.Importance + 0.2*recency) * bonus
-		out = append(out, Result{Memory: m, Score: score, Relevance: h.Score, Importance: m.Importance, Recency: recency, LayerBonus: bonus})
+		conf := m.Confidence
+		if conf == 0 {
+			conf = memory.ConfidenceUnknown
+		}
+		confFactor := 0.9 + 0.1*conf
+		channel := 1.0
+		if req.Channel != "" && m.Channel == req.Channel {
+			channel = 1.05
+		}
+		damp := 1.0
+		if slices.Contains(m.Tags, TranscriptTag) {
+			damp = transcriptDampening
+		}
+		score := math.Min(1, (0.6*rel+0.2*m.Importance+0.2*recency)*bonus) * confFactor * channel * damp
+		out = append(out, Result{Memory: m, Score: score, Relevance: rel, Semantic: c.semantic, Lexical: c.lexical,
+			Importance: m.Importance, Recency: recency, LayerBonus: bonus, Confidence: confFactor, Channel: channel, Dampening: damp})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Score != out[j].Score {

@@ -45,7 +45,19 @@ type Query struct {
 	Filter Filter
 }
 
-// Hit is one search result; Score is the cosine similarity in [-1, 1].
+// TextQuery is a lexical (BM25) search within one tenant. Text is analysed
+// by package lexical; a text of only stopwords matches nothing, a blank one
+// is invalid. K, the most hits returned (best first), must be positive.
+type TextQuery struct {
+	Tenant string
+	Text   string
+	K      int
+	Filter Filter
+}
+
+// Hit is one search result. For Search, Score is the cosine similarity in
+// [-1, 1]; for SearchText it is the BM25 score, positive (only memories
+// sharing a term with the query are hits) and unbounded.
 type Hit struct {
 	Memory memory.Memory
 	Score  float64
@@ -58,6 +70,11 @@ type Store interface {
 	Get(ctx context.Context, tenant, id string) (memory.Memory, error)
 	Delete(ctx context.Context, tenant string, ids ...string) error
 	Search(ctx context.Context, q Query) ([]Hit, error)
+	// SearchText ranks the tenant's memories matching q.Filter by BM25 over
+	// their lexical.MemoryVector. IDF counts the tenant's memories, archived
+	// ones included and the filter not applied (Qdrant's counts span its
+	// collection; see package lexical).
+	SearchText(ctx context.Context, q TextQuery) ([]Hit, error)
 	// Scroll calls fn for every memory of the tenant matching f, in id order,
 	// until fn returns an error (returned) or the memories run out.
 	Scroll(ctx context.Context, tenant string, f Filter, fn func(memory.Memory) error) error

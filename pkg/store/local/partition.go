@@ -5,12 +5,14 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/recollect-dev/recollect/pkg/lexical"
 	"github.com/recollect-dev/recollect/pkg/memory"
 )
 
 // partition holds one tenant's memories. Row i of slab is the unit vector of
 // recs[i] (zeros when it has none), so a search is one pass over contiguous
-// memory. Writers hold the store's write lock and mu; readers hold mu.RLock.
+// memory; lex indexes the rows' text for BM25. Writers hold the store's
+// write lock and mu; readers hold mu.RLock.
 type partition struct {
 	mu     sync.RWMutex
 	ids    map[string]int
@@ -20,10 +22,11 @@ type partition struct {
 	dim    int // 0 while no record has a vector
 	nvec   int
 	slab   []float32
+	lex    *lexIndex
 }
 
 func newPartition() *partition {
-	return &partition{ids: make(map[string]int)}
+	return &partition{ids: make(map[string]int), lex: newLexIndex()}
 }
 
 // checkDim reports whether a vector of n dims fits, given dim, the width the
@@ -36,9 +39,10 @@ func checkDim(tenant, id string, dim, n int) error {
 	return nil
 }
 
-// upsert stores m (its Vector unit length or empty) and returns the change in
-// live encoded bytes. The caller has checked the dimension.
-func (p *partition) upsert(m memory.Memory, size int) int {
+// upsert stores m (its Vector unit length or empty, lv its
+// lexical.MemoryVector) and returns the change in live encoded bytes. The
+// caller has checked the dimension.
+func (p *partition) upsert(m memory.Memory, size int, lv lexical.SparseVector) int {
 	vec := m.Vector
 	m.Vector = nil
 	if len(vec) > 0 && p.dim == 0 {
@@ -49,6 +53,9 @@ func (p *partition) upsert(m memory.Memory, size int) int {
 	delta := size
 	if ok {
 		delta -= p.sizes[i]
+		if old := p.recs[i]; !lexical.SameText(old, m) {
+			p.lex.replace(i, lexical.MemoryVector(old), lv)
+		}
 		p.recs[i], p.sizes[i] = m, size
 		if p.hasVec[i] {
 			p.nvec--
@@ -59,6 +66,7 @@ func (p *partition) upsert(m memory.Memory, size int) int {
 		p.recs = append(p.recs, m)
 		p.sizes = append(p.sizes, size)
 		p.hasVec = append(p.hasVec, false)
+		p.lex.add(i, lv)
 		if p.dim > 0 {
 			p.slab = slices.Grow(p.slab, p.dim)[:len(p.slab)+p.dim]
 		}
@@ -88,6 +96,9 @@ func (p *partition) remove(id string) int {
 	if p.hasVec[i] {
 		p.nvec--
 	}
+	// Recomputed rather than kept: the same text gives the same vector, and
+	// keeping every memory's terms would cost more than deletes do.
+	p.lex.remove(i, lexical.MemoryVector(p.recs[i]))
 	last := len(p.recs) - 1
 	if i != last {
 		p.recs[i], p.sizes[i], p.hasVec[i] = p.recs[last], p.sizes[last], p.hasVec[last]

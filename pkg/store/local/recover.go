@@ -117,6 +117,7 @@ func (s *Store) replayWAL(seq uint64) (int64, error) {
 func (s *Store) replay(o op) error {
 	switch o.kind {
 	case opUpsert:
+		lex := memoryVectors(o.mems)
 		for i, m := range o.mems {
 			p := s.partitionForWrite(m.Tenant)
 			if err := checkDim(m.Tenant, m.ID, p.dim, len(m.Vector)); err != nil {
@@ -125,7 +126,7 @@ func (s *Store) replay(o op) error {
 				s.log.Error("local store skipped a logged memory", "tenant", m.Tenant, "id", m.ID, "err", err)
 				continue
 			}
-			s.liveBytes += int64(p.upsert(m, o.sizes[i]))
+			s.liveBytes += int64(p.upsert(m, o.sizes[i], lex[i]))
 		}
 	case opDelete:
 		if p := s.partition(o.tenant); p != nil {

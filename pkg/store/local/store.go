@@ -35,6 +35,8 @@ type Store struct {
 
 	mu    sync.RWMutex // guards parts (the map, not the partitions)
 	parts map[string]*partition
+
+	accPool sync.Pool // *[]float32 score accumulators for SearchText
 }
 
 var _ store.Store = (*Store)(nil)

@@ -28,6 +28,12 @@ func (t *topK) better(a, b cand) bool {
 	return t.id(a.row) < t.id(b.row)
 }
 
+// admits reports whether push would keep c, so that a caller can skip
+// costlier checks for candidates that would not make it.
+func (t *topK) admits(c cand) bool {
+	return len(t.items) < t.k || t.better(c, t.items[0])
+}
+
 func (t *topK) push(c cand) {
 	if len(t.items) < t.k {
 		t.items = append(t.items, c)

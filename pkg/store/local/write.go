@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/recollect-dev/recollect/pkg/lexical"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/store"
 )
@@ -34,6 +35,7 @@ func (s *Store) Upsert(ctx context.Context, mems []memory.Memory) error {
 		stripMonotonic(&m)
 		batch[i] = m
 	}
+	lex := memoryVectors(batch)
 	frame, sizes, err := encodeUpsert(newFrame(len(batch)*(512+4*len(batch[0].Vector))), batch)
 	if err != nil {
 		return fmt.Errorf("upsert: %w", err)
@@ -60,7 +62,7 @@ func (s *Store) Upsert(ctx context.Context, mems []memory.Memory) error {
 		s.writeMu.Unlock()
 		return fmt.Errorf("upsert: %w", err)
 	}
-	s.apply(batch, sizes)
+	s.apply(batch, sizes, lex)
 	s.maybeCompact()
 	s.writeMu.Unlock()
 	if err := w.sync(end); err != nil {
@@ -69,10 +71,10 @@ func (s *Store) Upsert(ctx context.Context, mems []memory.Memory) error {
 	return nil
 }
 
-// apply puts a logged batch in memory, holding each partition's lock across
-// a run of memories of one tenant, so that readers see such a batch whole.
-// The caller holds writeMu.
-func (s *Store) apply(batch []memory.Memory, sizes []int) {
+// apply puts a logged batch (with its lexical vectors) in memory, holding
+// each partition's lock across a run of memories of one tenant, so that
+// readers see such a batch whole. The caller holds writeMu.
+func (s *Store) apply(batch []memory.Memory, sizes []int, lex []lexical.SparseVector) {
 	var p *partition
 	tenant := ""
 	for i, m := range batch {
@@ -83,7 +85,7 @@ func (s *Store) apply(batch []memory.Memory, sizes []int) {
 			p, tenant = s.partitionForWrite(m.Tenant), m.Tenant
 			p.mu.Lock()
 		}
-		s.liveBytes += int64(p.upsert(m, sizes[i]))
+		s.liveBytes += int64(p.upsert(m, sizes[i], lex[i]))
 	}
 	if p != nil {
 		p.mu.Unlock()

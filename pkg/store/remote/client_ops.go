@@ -24,14 +24,29 @@ func (c *Client) Search(ctx context.Context, q store.Query) ([]store.Hit, error)
 	if err := c.call(ctx, opSearch, req, &res); err != nil {
 		return nil, err
 	}
+	return res.hits(), nil
+}
+
+// hits decodes a search reply.
+func (res searchResult) hits() []store.Hit {
 	if res.Hits == nil {
-		return nil, nil // as the store said: null, not []
+		return nil // as the store said: null, not []
 	}
 	hits := make([]store.Hit, len(res.Hits))
 	for i, h := range res.Hits {
 		hits[i] = store.Hit{Memory: h.Memory.memory(), Score: float64(h.Score)}
 	}
-	return hits, nil
+	return hits
+}
+
+// SearchText runs the lexical query on the server.
+func (c *Client) SearchText(ctx context.Context, q store.TextQuery) ([]store.Hit, error) {
+	var res searchResult
+	req := searchTextRequest{Tenant: q.Tenant, Text: q.Text, K: q.K, Filter: q.Filter}
+	if err := c.call(ctx, opSearchText, req, &res); err != nil {
+		return nil, err
+	}
+	return res.hits(), nil
 }
 
 // Scroll fetches pages of memories in id order, each request asking for the

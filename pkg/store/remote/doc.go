@@ -7,13 +7,14 @@
 //
 // Subjects, with the default prefix (DefaultSubjectPrefix):
 //
-//	recollect.store.upsert   {"memories":[...]}                      → {}
-//	recollect.store.get      {"tenant","id"}                         → {"memory"}
-//	recollect.store.delete   {"tenant","ids"}                        → {}
-//	recollect.store.search   {"tenant","vector","k","filter"}        → {"hits":[{"memory","score"}]}
-//	recollect.store.scroll   {"tenant","filter","after","limit"}     → {"memories","more"}
-//	recollect.store.count    {"tenant","filter"}                     → {"count"}
-//	recollect.store.tenants  {}                                      → {"tenants"}
+//	recollect.store.upsert       {"memories":[...]}                   → {}
+//	recollect.store.get          {"tenant","id"}                      → {"memory"}
+//	recollect.store.delete       {"tenant","ids"}                     → {}
+//	recollect.store.search       {"tenant","vector","k","filter"}     → {"hits":[{"memory","score"}]}
+//	recollect.store.search_text  {"tenant","text","k","filter"}       → {"hits":[{"memory","score"}]} (score: BM25)
+//	recollect.store.scroll       {"tenant","filter","after","limit"}  → {"memories","more"}
+//	recollect.store.count        {"tenant","filter"}                  → {"count"}
+//	recollect.store.tenants      {}                                   → {"tenants"}
 //
 // Every reply is an envelope {"code","error","field","reason","result"}; a
 // non-empty code carries the server's error so that store.ErrNotFound,

@@ -47,6 +47,10 @@ func TestErrorsSurviveTheWire(t *testing.T) {
 			_, err := c.Search(ctx, store.Query{Tenant: "t", Vector: []float32{1}, K: 1})
 			return err
 		},
+		opSearchText: func() error {
+			_, err := c.SearchText(ctx, store.TextQuery{Tenant: "t", Text: "anything", K: 1})
+			return err
+		},
 		opScroll: func() error {
 			return c.Scroll(ctx, "t", store.Filter{}, func(memory.Memory) error { return nil })
 		},

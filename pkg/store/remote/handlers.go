@@ -45,6 +45,8 @@ func (s *Server) dispatch(ctx context.Context, op string, data []byte) (any, err
 		return nil, s.st.Delete(ctx, req.Tenant, req.IDs...)
 	case opSearch:
 		return s.search(ctx, data)
+	case opSearchText:
+		return s.searchText(ctx, data)
 	case opScroll:
 		return s.scroll(ctx, data)
 	case opCount:
@@ -84,6 +86,23 @@ func (s *Server) search(ctx context.Context, data []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	return wireHits(hits), nil
+}
+
+func (s *Server) searchText(ctx context.Context, data []byte) (any, error) {
+	var req searchTextRequest
+	if err := decodeRequest(opSearchText, data, &req); err != nil {
+		return nil, err
+	}
+	hits, err := s.st.SearchText(ctx, store.TextQuery{Tenant: req.Tenant, Text: req.Text, K: req.K, Filter: req.Filter})
+	if err != nil {
+		return nil, err
+	}
+	return wireHits(hits), nil
+}
+
+// wireHits encodes a search's hits, keeping nil apart from empty.
+func wireHits(hits []store.Hit) searchResult {
 	var out searchResult
 	if hits != nil {
 		out.Hits = make([]wireHit, len(hits))
@@ -91,7 +110,7 @@ func (s *Server) search(ctx context.Context, data []byte) (any, error) {
 	for i, h := range hits {
 		out.Hits[i] = wireHit{Memory: toWire(h.Memory), Score: score(h.Score)}
 	}
-	return out, nil
+	return out
 }
 
 // scroll returns up to Limit memories with ids after After, and whether

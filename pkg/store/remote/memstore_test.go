@@ -8,6 +8,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/recollect-dev/recollect/pkg/lexical"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/store"
 )
@@ -153,6 +154,48 @@ func (s *memStore) Search(ctx context.Context, q store.Query) ([]store.Hit, erro
 			nb += float64(q.Vector[i]) * float64(q.Vector[i])
 		}
 		hits = append(hits, store.Hit{Memory: m, Score: dot / math.Sqrt(na*nb)})
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
+	return hits[:min(q.K, len(hits))], nil
+}
+
+// SearchText is BM25 by brute force, straight from package lexical's model:
+// IDF over the tenant's memories with any term, ties in id order.
+func (s *memStore) SearchText(ctx context.Context, q store.TextQuery) ([]store.Hit, error) {
+	if err := s.enter(ctx, opSearchText); err != nil {
+		return nil, err
+	}
+	if q.K <= 0 {
+		return nil, fmt.Errorf("search text k %d: %w", q.K, memory.ErrInvalid)
+	}
+	qv := lexical.QueryVector(q.Text)
+	all := s.sorted(q.Tenant, store.Filter{IncludeArchived: true})
+	vecs := make([]lexical.SparseVector, len(all))
+	df := map[uint32]int{}
+	n := 0
+	for i, m := range all {
+		vecs[i] = lexical.MemoryVector(m)
+		if vecs[i].Len() > 0 {
+			n++
+		}
+		for _, t := range vecs[i].Indices {
+			df[t]++
+		}
+	}
+	hits := []store.Hit{}
+	for i, m := range all {
+		if !matchesFilter(m, q.Filter) {
+			continue
+		}
+		var score float64
+		for j, t := range vecs[i].Indices {
+			if _, ok := slices.BinarySearch(qv.Indices, t); ok {
+				score += lexical.IDF(n, df[t]) * float64(vecs[i].Values[j])
+			}
+		}
+		if score > 0 {
+			hits = append(hits, store.Hit{Memory: m, Score: score})
+		}
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
 	return hits[:min(q.K, len(hits))], nil

@@ -76,6 +76,25 @@ func TestClientMatchesStore(t *testing.T) {
 			}
 		})
 	}
+	for name, f := range filters {
+		t.Run("search_text/"+name, func(t *testing.T) {
+			q := store.TextQuery{Tenant: "t1", Text: "memory content workflow", K: 5, Filter: f}
+			got, err := c.SearchText(ctx, q)
+			if err != nil {
+				t.Fatalf("search text: %v", err)
+			}
+			want, err := st.SearchText(ctx, q)
+			if err != nil {
+				t.Fatalf("direct search text: %v", err)
+			}
+			if name != "nothing" && len(want) == 0 {
+				t.Fatal("the query matches nothing, so the test proves nothing")
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("search text:\n got %+v\nwant %+v", got, want)
+			}
+		})
+	}
 	t.Run("tenants", func(t *testing.T) {
 		got, err := c.Tenants(ctx)
 		if err != nil {

@@ -7,13 +7,14 @@ import (
 
 // Operations; each is the last token of its request subject.
 const (
-	opUpsert  = "upsert"
-	opGet     = "get"
-	opDelete  = "delete"
-	opSearch  = "search"
-	opScroll  = "scroll"
-	opCount   = "count"
-	opTenants = "tenants"
+	opUpsert     = "upsert"
+	opGet        = "get"
+	opDelete     = "delete"
+	opSearch     = "search"
+	opSearchText = "search_text"
+	opScroll     = "scroll"
+	opCount      = "count"
+	opTenants    = "tenants"
 )
 
 // NATS headers of the protocol.
@@ -86,6 +87,13 @@ type deleteRequest struct {
 type searchRequest struct {
 	Tenant string       `json:"tenant"`
 	Vector vector       `json:"vector"`
+	K      int          `json:"k"`
+	Filter store.Filter `json:"filter"`
+}
+
+type searchTextRequest struct {
+	Tenant string       `json:"tenant"`
+	Text   string       `json:"text"`
 	K      int          `json:"k"`
 	Filter store.Filter `json:"filter"`
 }

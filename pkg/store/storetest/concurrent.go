@@ -36,6 +36,10 @@ func testConcurrent(t *testing.T, e *env) {
 					errs <- fmt.Errorf("reader %d search: %w", r, err)
 					return
 				}
+				if _, err := e.s.SearchText(t.Context(), store.TextQuery{Tenant: ten, Text: "memory number 3", K: 5}); err != nil {
+					errs <- fmt.Errorf("reader %d search text: %w", r, err)
+					return
+				}
 				if _, err := e.s.Count(t.Context(), ten, store.Filter{}); err != nil {
 					errs <- fmt.Errorf("reader %d count: %w", r, err)
 					return
@@ -54,5 +58,9 @@ func testConcurrent(t *testing.T, e *env) {
 	}
 	for n := range total {
 		get(t, e.s, ten, id(t, n))
+	}
+	// Every memory says "memory number"; the index took every write.
+	if hits := searchText(t, e.s, store.TextQuery{Tenant: ten, Text: "memory number", K: 1000}); len(hits) != total {
+		t.Fatalf("search text after concurrent writes: %d hits, want %d", len(hits), total)
 	}
 }

@@ -159,6 +159,7 @@ func testClosed(t *testing.T, e *env) {
 	ctx := t.Context()
 	_, getErr := e.s.Get(ctx, ten, m.ID)
 	_, searchErr := e.s.Search(ctx, store.Query{Tenant: ten, Vector: m.Vector, K: 1})
+	_, textErr := e.s.SearchText(ctx, store.TextQuery{Tenant: ten, Text: m.Content, K: 1})
 	_, countErr := e.s.Count(ctx, ten, store.Filter{})
 	_, tenantsErr := e.s.Tenants(ctx)
 	for name, err := range map[string]error{
@@ -166,6 +167,7 @@ func testClosed(t *testing.T, e *env) {
 		"get":     getErr,
 		"delete":  e.s.Delete(ctx, ten, m.ID),
 		"search":  searchErr,
+		"text":    textErr,
 		"scroll":  e.s.Scroll(ctx, ten, store.Filter{}, func(memory.Memory) error { return nil }),
 		"count":   countErr,
 		"tenants": tenantsErr,

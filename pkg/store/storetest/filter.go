@@ -91,6 +91,11 @@ func testFilters(t *testing.T, e *env) {
 			if ids := hitIDs(hits); !sameIDs(ids, want) {
 				t.Errorf("search = %v, want %v", ids, want)
 			}
+			// Every memory of the corpus says "memory number".
+			hits = searchText(t, e.s, store.TextQuery{Tenant: ten, Text: "memory number", K: 10, Filter: tc.f})
+			if ids := hitIDs(hits); !sameIDs(ids, want) {
+				t.Errorf("search text = %v, want %v", ids, want)
+			}
 		})
 	}
 }

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
@@ -35,13 +36,52 @@ func testRestartDurability(t *testing.T, e *env) {
 		if len(hits) != 1 || hits[0].Memory.ID != over.ID {
 			t.Errorf("%s: search for the overwritten vector = %v, want %s", stage, hitIDs(hits), over.ID)
 		}
+		// The text index is rebuilt: the overwritten text is found, the old
+		// and the deleted are not.
+		if ids := hitIDs(searchText(t, e.s, store.TextQuery{Tenant: a, Text: "overwritten restart", K: 5})); !slices.Equal(ids, []string{over.ID}) {
+			t.Errorf("%s: search text for the overwritten content = %v, want %s", stage, ids, over.ID)
+		}
+		want := []string{full.ID, lex.ID}
+		for _, m := range extra {
+			want = append(want, m.ID)
+		}
+		if ids := hitIDs(e.textAll(t, a)); !sameIDs(ids, want) {
+			t.Errorf("%s: search text = %v, want %v", stage, ids, want)
+		}
 	}
+	before := e.textAll(t, a)
 	e.reopen(t)
 	check("after a restart")
+	sameHits(t, "search text after a restart", e.textAll(t, a), before)
 
 	// The restarted store takes writes, and keeps them over another restart.
 	more := e.basic(t, a, 5, e.vec(1, 1, 0, 0))
 	upsert(t, e.s, more)
 	e.reopen(t)
 	check("after a second restart", more)
+}
+
+// textAll is a text search matching every memory of the restart test.
+func (e *env) textAll(t *testing.T, ten string) []store.Hit {
+	t.Helper()
+	return searchText(t, e.s, store.TextQuery{Tenant: ten, Text: "memory number dark themes", K: 10, Filter: store.Filter{IncludeArchived: true}})
+}
+
+// sameHits reports hits that differ from want in id or, beyond the
+// tolerance, in score.
+func sameHits(t *testing.T, what string, got, want []store.Hit) {
+	t.Helper()
+	if !sameIDs(hitIDs(got), hitIDs(want)) {
+		t.Errorf("%s: hits %v, want %v", what, hitIDs(got), hitIDs(want))
+		return
+	}
+	score := make(map[string]float64, len(want))
+	for _, h := range want {
+		score[h.Memory.ID] = h.Score
+	}
+	for _, h := range got {
+		if d := h.Score - score[h.Memory.ID]; d > scoreTolerance || d < -scoreTolerance {
+			t.Errorf("%s: %s scores %.6f, want %.6f", what, h.Memory.ID, h.Score, score[h.Memory.ID])
+		}
+	}
 }

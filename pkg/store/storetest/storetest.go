@@ -59,6 +59,13 @@ func Run(t *testing.T, h Harness) {
 		{"CancelledContext", testCancelledContext},
 		{"Concurrent", testConcurrent},
 		{"Closed", testClosed},
+		{"TextRanking", testTextRanking},
+		{"TextScoring", testTextScoring},
+		{"TextAnalysis", testTextAnalysis},
+		{"TextIDF", testTextIDF},
+		{"TextDeleteAndUpdate", testTextDeleteAndUpdate},
+		{"TextTenantIsolation", testTextTenantIsolation},
+		{"TextInvalid", testTextInvalid},
 	}
 	if h.Reopen != nil {
 		tests = append(tests, struct {

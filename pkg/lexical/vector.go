@@ -1,0 +1,83 @@
+package lexical
+
+import (
+	"slices"
+
+	"github.com/recollect-dev/recollect/pkg/memory"
+)
+
+// SparseVector is a bag of terms: Indices are term hashes (see Hash),
+// strictly ascending, and Values[i] is the weight of Indices[i]. It is the
+// shape of a Qdrant sparse vector.
+type SparseVector struct {
+	Indices []uint32
+	Values  []float32
+}
+
+// Len is the number of terms in the vector.
+func (v SparseVector) Len() int { return len(v.Indices) }
+
+// Vector is the document side of BM25 for text: each distinct term weighted
+// TF(tf, number of terms). Two terms with the same hash count as one.
+func Vector(text string) SparseVector {
+	return weigh(appendTerms(nil, text))
+}
+
+// MemoryVector is the document vector of a memory: the terms of its content,
+// key and tags, counted as one document. Every store indexes exactly this.
+func MemoryVector(m memory.Memory) SparseVector {
+	terms := appendTerms(nil, m.Content)
+	terms = appendTerms(terms, m.Key)
+	for _, t := range m.Tags {
+		terms = appendTerms(terms, t)
+	}
+	return weigh(terms)
+}
+
+// SameText reports whether two memories have the same indexed text, and so
+// the same MemoryVector.
+func SameText(a, b memory.Memory) bool {
+	return a.Content == b.Content && a.Key == b.Key && slices.Equal(a.Tags, b.Tags)
+}
+
+// QueryVector is the query side of BM25 for text: each distinct term with
+// weight 1, so that a store's score is the sum of IDF·TF over the terms a
+// document shares with the query.
+func QueryVector(text string) SparseVector {
+	hashes := hashAll(appendTerms(nil, text))
+	hashes = slices.Compact(hashes)
+	values := make([]float32, len(hashes))
+	for i := range values {
+		values[i] = 1
+	}
+	return SparseVector{Indices: hashes, Values: values}
+}
+
+// weigh turns a document's terms into its BM25 document vector.
+func weigh(terms []string) SparseVector {
+	hashes := hashAll(terms)
+	v := SparseVector{Indices: make([]uint32, 0, len(hashes)), Values: make([]float32, 0, len(hashes))}
+	for i := 0; i < len(hashes); {
+		j := i + 1
+		for j < len(hashes) && hashes[j] == hashes[i] {
+			j++
+		}
+		v.Indices = append(v.Indices, hashes[i])
+		v.Values = append(v.Values, float32(TF(j-i, len(terms))))
+		i = j
+	}
+	return v
+}
+
+// hashAll returns the terms' hashes, sorted.
+func hashAll(terms []string) []uint32 {
+	if len(terms) == 0 {
+		return nil
+	}
+	hashes := make([]uint32, len(terms))
+	for i, t := range terms {
+		hashes[i] = Hash(t)
+	}
+	slices.Sort(hashes)
+	return hashes
+}

@@ -1,0 +1,86 @@
+package lexical
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/recollect-dev/recollect/pkg/memory"
+)
+
+func TestVector(t *testing.T) {
+	// Terms: commit, commit, test, commit, push → 5 terms, 3 distinct.
+	v := Vector("Committing the tests; commits, committed before pushing")
+	want := map[uint32]float64{
+		Hash("commit"): TF(3, 5),
+		Hash("test"):   TF(1, 5),
+		Hash("push"):   TF(1, 5),
+	}
+	checkVector(t, v, want)
+	if e := Vector("the and of"); e.Len() != 0 || e.Values == nil && e.Indices != nil {
+		t.Errorf("vector of stopwords = %+v, want empty", e)
+	}
+}
+
+func TestQueryVector(t *testing.T) {
+	q := QueryVector("commit COMMITS and tests")
+	checkVector(t, q, map[uint32]float64{Hash("commit"): 1, Hash("test"): 1})
+	if q.Len() != 2 {
+		t.Errorf("query vector has %d entries, want 2", q.Len())
+	}
+}
+
+func TestMemoryVector(t *testing.T) {
+	m := memory.Memory{Content: "Prefers tabs", Key: "editor/indent", Tags: []string{"style", "tabs"}}
+	// prefer, tab, editor/indent, editor, indent, style, tab → 7 terms.
+	checkVector(t, MemoryVector(m), map[uint32]float64{
+		Hash("prefer"):        TF(1, 7),
+		Hash("tab"):           TF(2, 7),
+		Hash("editor/indent"): TF(1, 7),
+		Hash("editor"):        TF(1, 7),
+		Hash("indent"):        TF(1, 7),
+		Hash("style"):         TF(1, 7),
+	})
+	same := m
+	same.Importance, same.Layer = 0.9, memory.LayerCore
+	if !SameText(m, same) {
+		t.Error("SameText: a change outside content, key and tags counted")
+	}
+	for _, change := range []func(*memory.Memory){
+		func(x *memory.Memory) { x.Content = "Prefers spaces" },
+		func(x *memory.Memory) { x.Key = "editor/tabs" },
+		func(x *memory.Memory) { x.Tags = []string{"style"} },
+	} {
+		other := m
+		other.Tags = slices.Clone(m.Tags)
+		change(&other)
+		if SameText(m, other) {
+			t.Errorf("SameText missed a change: %+v", other)
+		}
+	}
+}
+
+// checkVector compares v with want (index → value) and checks the indices
+// ascend strictly.
+func checkVector(t *testing.T, v SparseVector, want map[uint32]float64) {
+	t.Helper()
+	if len(v.Indices) != len(v.Values) {
+		t.Fatalf("%d indices but %d values", len(v.Indices), len(v.Values))
+	}
+	if len(v.Indices) != len(want) {
+		t.Errorf("vector has %d entries, want %d: %+v", len(v.Indices), len(want), v)
+	}
+	for i, idx := range v.Indices {
+		if i > 0 && idx <= v.Indices[i-1] {
+			t.Errorf("indices not strictly ascending at %d: %v", i, v.Indices)
+		}
+		w, ok := want[idx]
+		if !ok {
+			t.Errorf("unexpected index %#x", idx)
+			continue
+		}
+		if math.Abs(float64(v.Values[i])-w) > 1e-6 {
+			t.Errorf("index %#x = %v, want %v", idx, v.Values[i], w)
+		}
+	}
+}

@@ -1,0 +1,147 @@
+package recall
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"unicode"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/recollect-dev/recollect/pkg/lexical"
+	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/store"
+)
+
+// candidate is a memory found by either retrieval channel, with both of its
+// signals: every candidate gets a cosine (computed from its stored vector
+// when the dense channel missed it) and a normalised BM25 score.
+type candidate struct {
+	mem      memory.Memory
+	semantic float64 // cosine similarity
+	lexical  float64 // BM25 / best BM25 of the query, in [0, 1]
+	dense    bool    // found by the dense channel
+	text     bool    // found by the lexical channel
+}
+
+// Weights split relevance between the two channels (Nebo's adaptive
+// weights by query shape).
+type Weights struct {
+	Vector float64 `json:"vector"`
+	Text   float64 `json:"text"`
+}
+
+// AdaptiveWeights picks channel weights from the query's shape: short
+// queries and proper nouns lean on exact terms, long ones on meaning.
+func AdaptiveWeights(query string) Weights {
+	words := strings.Fields(query)
+	proper := false
+	for i, w := range words {
+		r := []rune(strings.Trim(w, `"'.,;:!?()`))
+		if i > 0 && len(r) > 1 && unicode.IsUpper(r[0]) {
+			proper = true
+		}
+	}
+	switch n := len(words); {
+	case n <= 3 && proper:
+		return Weights{Vector: 0.35, Text: 0.65}
+	case n <= 3:
+		return Weights{Vector: 0.45, Text: 0.55}
+	case n <= 5:
+		return Weights{Vector: 0.70, Text: 0.30}
+	default:
+		return Weights{Vector: 0.80, Text: 0.20}
+	}
+}
+
+// retrieve runs the dense and lexical channels in parallel and merges them.
+func (r *Recaller) retrieve(ctx context.Context, tenant string, vec []float32, text string, f store.Filter) ([]candidate, error) {
+	var dense, lex []store.Hit
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		var err error
+		dense, err = r.store.Search(gctx, store.Query{Tenant: tenant, Vector: vec, K: r.cfg.Candidates, Filter: f})
+		if err != nil {
+			return fmt.Errorf("dense search: %w", err)
+		}
+		return nil
+	})
+	g.Go(func() error {
+		var err error
+		lex, err = r.store.SearchText(gctx, store.TextQuery{Tenant: tenant, Text: text, K: r.cfg.Candidates, Filter: f})
+		if err != nil {
+			return fmt.Errorf("lexical search: %w", err)
+		}
+		return nil
+	})
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	byID := make(map[string]*candidate, len(dense)+len(lex))
+	out := make([]candidate, 0, len(dense)+len(lex))
+	for _, h := range dense {
+		out = append(out, candidate{mem: h.Memory, semantic: h.Score, dense: true})
+	}
+	for i := range out {
+		byID[out[i].mem.ID] = &out[i]
+	}
+	best := 0.0
+	for _, h := range lex {
+		best = math.Max(best, h.Score)
+	}
+	for _, h := range lex {
+		norm := 0.0
+		if best > 0 {
+			norm = h.Score / best
+		}
+		if c, ok := byID[h.Memory.ID]; ok {
+			c.lexical, c.text = norm, true
+			continue
+		}
+		out = append(out, candidate{mem: h.Memory, semantic: cosine(vec, h.Memory.Vector), lexical: norm, text: true})
+		byID[h.Memory.ID] = &out[len(out)-1]
+	}
+	return out, nil
+}
+
+// relevance fuses a candidate's signals (003 §4.3): a weighted blend, a
+// boost for memories both channels found (gated by semantic strength), a
+// cap for lexical-only hits without semantic support, and a penalty for
+// semantic-only hits that share no term with the query.
+func relevance(c candidate, w Weights, queryTerms map[string]bool) float64 {
+	rel := w.Vector*math.Max(0, c.semantic) + w.Text*c.lexical
+	switch {
+	case c.dense && c.text:
+		gate := math.Min(1, c.semantic/0.45)
+		rel *= 1 + c.lexical*0.3*math.Max(0, gate)
+	case c.text && c.semantic < 0.2:
+		rel = math.Min(rel, c.lexical*0.25)
+	case !c.text && !sharesTerm(c.mem.Content, queryTerms):
+		rel *= 0.7
+	}
+	return math.Min(1, rel)
+}
+
+func sharesTerm(content string, queryTerms map[string]bool) bool {
+	if len(queryTerms) == 0 {
+		return true
+	}
+	for _, t := range lexical.Terms(content) {
+		if queryTerms[t] {
+			return true
+		}
+	}
+	return false
+}
+
+func cosine(a, b []float32) float64 {
+	if len(a) == 0 || len(a) != len(b) {
+		return 0
+	}
+	var s float32
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return float64(s)
+}

@@ -1,0 +1,79 @@
+package local
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/recollect-dev/recollect/pkg/lexical"
+	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/store"
+)
+
+// SearchText returns the k memories of the tenant with the highest BM25
+// score for the query text, best first, among those matching the filter.
+// IDF counts the tenant's memories that have any term. Equal scores rank by
+// ascending id.
+func (s *Store) SearchText(ctx context.Context, q store.TextQuery) ([]store.Hit, error) {
+	if err := s.usable(ctx); err != nil {
+		return nil, err
+	}
+	if q.K < 1 {
+		return nil, fmt.Errorf("search text in tenant %s: k must be positive (got %d): %w", q.Tenant, q.K, memory.ErrInvalid)
+	}
+	if strings.TrimSpace(q.Text) == "" {
+		return nil, fmt.Errorf("search text in tenant %s: query text is empty: %w", q.Tenant, memory.ErrInvalid)
+	}
+	qv := lexical.QueryVector(q.Text)
+	p := s.partition(q.Tenant)
+	if p == nil || qv.Len() == 0 {
+		return []store.Hit{}, nil
+	}
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	best := s.scanText(p, qv, q.K, &q.Filter)
+	hits := make([]store.Hit, len(best))
+	for i, c := range best {
+		hits[i] = store.Hit{Memory: p.memoryAt(c.row), Score: float64(c.score)}
+	}
+	return hits, nil
+}
+
+// scanText scores every document sharing a term with the query into a
+// dense accumulator, then keeps the best k that pass the filter; the filter
+// is only checked for documents that would make the current top k. The
+// caller holds p.mu.RLock.
+func (s *Store) scanText(p *partition, qv lexical.SparseVector, k int, f *store.Filter) []cand {
+	x := p.lex
+	accp := s.accumulator(len(x.docRow))
+	defer s.accPool.Put(accp)
+	acc := (*accp)[:len(x.docRow)]
+	x.score(qv, acc)
+	t := newTopK(k, func(row int) string { return p.recs[row].ID })
+	for d, score := range acc {
+		if score == 0 {
+			continue
+		}
+		row := x.docRow[d]
+		if row < 0 {
+			continue
+		}
+		c := cand{score: score, row: int(row)}
+		if t.admits(c) && matches(&p.recs[row], f) {
+			t.push(c)
+		}
+	}
+	return t.sorted()
+}
+
+// accumulator returns a zeroed score buffer of at least n entries, reused
+// across searches so that a big tenant's queries do not each allocate one.
+func (s *Store) accumulator(n int) *[]float32 {
+	if p, ok := s.accPool.Get().(*[]float32); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		clear(*p)
+		return p
+	}
+	buf := make([]float32, n)
+	return &buf
+}
