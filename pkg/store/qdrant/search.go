@@ -1,0 +1,91 @@
+package qdrant
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/qdrant/go-client/qdrant"
+
+	"github.com/recollect-dev/recollect/pkg/lexical"
+	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/store"
+)
+
+// Search ranks the tenant's memories matching q.Filter by cosine similarity
+// to q.Vector (Query API on the dense vector). Hits carry their vectors.
+func (s *Store) Search(ctx context.Context, q store.Query) ([]store.Hit, error) {
+	if err := s.usable(ctx); err != nil {
+		return nil, err
+	}
+	if q.K <= 0 {
+		return nil, fmt.Errorf("search tenant %s: k must be positive (got %d): %w", q.Tenant, q.K, memory.ErrInvalid)
+	}
+	if len(q.Vector) == 0 {
+		return nil, fmt.Errorf("search tenant %s: query vector is empty: %w", q.Tenant, memory.ErrInvalid)
+	}
+	if len(q.Vector) != s.dim {
+		return nil, fmt.Errorf("search tenant %s: query vector has %d dims but %s holds %d-dim vectors: %w",
+			q.Tenant, len(q.Vector), s.collection, s.dim, memory.ErrInvalid)
+	}
+	vec, err := normalized(q.Vector)
+	if err != nil {
+		return nil, fmt.Errorf("search tenant %s: query %w", q.Tenant, err)
+	}
+	return s.query(ctx, "search tenant "+q.Tenant, &qdrant.QueryPoints{
+		CollectionName: s.collection,
+		Query:          qdrant.NewQueryDense(vec),
+		Using:          qdrant.PtrOf(denseVector),
+		Filter:         toFilter(q.Tenant, q.Filter),
+		Limit:          qdrant.PtrOf(uint64(q.K)),
+		WithPayload:    qdrant.NewWithPayload(true),
+		WithVectors:    withDense(),
+	})
+}
+
+// SearchText ranks the tenant's memories matching q.Filter by BM25: the
+// query's lexical.QueryVector against the bm25 sparse vectors, which Qdrant
+// weighs by IDF. A text of only stopwords has no terms and matches nothing.
+func (s *Store) SearchText(ctx context.Context, q store.TextQuery) ([]store.Hit, error) {
+	if err := s.usable(ctx); err != nil {
+		return nil, err
+	}
+	if q.K <= 0 {
+		return nil, fmt.Errorf("search text in tenant %s: k must be positive (got %d): %w", q.Tenant, q.K, memory.ErrInvalid)
+	}
+	if strings.TrimSpace(q.Text) == "" {
+		return nil, fmt.Errorf("search text in tenant %s: query text is empty: %w", q.Tenant, memory.ErrInvalid)
+	}
+	qv := lexical.QueryVector(q.Text)
+	if qv.Len() == 0 {
+		return nil, nil
+	}
+	return s.query(ctx, "search text in tenant "+q.Tenant, &qdrant.QueryPoints{
+		CollectionName: s.collection,
+		Query:          qdrant.NewQuerySparse(qv.Indices, qv.Values),
+		Using:          qdrant.PtrOf(sparseVector),
+		Filter:         toFilter(q.Tenant, q.Filter),
+		Limit:          qdrant.PtrOf(uint64(q.K)),
+		WithPayload:    qdrant.NewWithPayload(true),
+		WithVectors:    withDense(),
+	})
+}
+
+// query runs one Query API request and decodes its hits, best first.
+func (s *Store) query(ctx context.Context, what string, req *qdrant.QueryPoints) ([]store.Hit, error) {
+	cctx, cancel := s.callCtx(ctx)
+	defer cancel()
+	pts, err := s.client.Query(cctx, req)
+	if err != nil {
+		return nil, s.wrap(err, "%s in %s", what, s.collection)
+	}
+	hits := make([]store.Hit, 0, len(pts))
+	for _, p := range pts {
+		m, err := decodePoint(p.GetId(), p.GetPayload(), p.GetVectors())
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		hits = append(hits, store.Hit{Memory: m, Score: float64(p.GetScore())})
+	}
+	return hits, nil
+}

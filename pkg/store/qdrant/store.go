@@ -1,0 +1,150 @@
+package qdrant
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/qdrant/go-client/qdrant"
+
+	"github.com/recollect-dev/recollect/pkg/store"
+)
+
+// Vector names in every collection.
+const (
+	denseVector  = "dense"
+	sparseVector = "bm25"
+)
+
+// Store is a store.Store over one Qdrant collection (one embedding model).
+type Store struct {
+	cfg        Config
+	client     *qdrant.Client
+	collection string
+	dim        int
+	log        *slog.Logger
+	closed     atomic.Bool
+}
+
+var _ store.Store = (*Store)(nil)
+
+// Open connects to the Qdrant at addr (host:port of its gRPC API), creates
+// the collection for model at dim dimensions if it is missing, checks it if
+// present (an error names any mismatch, the dimension first) and makes sure
+// its payload indexes exist. Every call to Qdrant, these included, is bounded
+// by cfg.Timeout and ctx.
+func Open(ctx context.Context, cfg Config, addr, model string, dim int, log *slog.Logger) (*Store, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("qdrant store config: %w", err)
+	}
+	if dim <= 0 {
+		return nil, fmt.Errorf("qdrant store: dimension must be positive (got %d)", dim)
+	}
+	if model == "" {
+		return nil, errors.New("qdrant store: embedding model name is empty")
+	}
+	host, port, err := splitAddr(addr)
+	if err != nil {
+		return nil, err
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.APIKey != "" && !cfg.UseTLS {
+		log.Warn("qdrant api key sent without tls", "addr", addr)
+	}
+	// NewClient does not dial (grpc.NewClient is lazy); the compatibility
+	// check is skipped because it would block for up to a minute ignoring
+	// ctx. The health check below is the first contact, bounded by ctx.
+	client, err := qdrant.NewClient(&qdrant.Config{
+		Host:                   host,
+		Port:                   port,
+		APIKey:                 cfg.APIKey,
+		UseTLS:                 cfg.UseTLS,
+		SkipCompatibilityCheck: true,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("qdrant client for %s: %w", addr, err)
+	}
+	s := &Store{
+		cfg:        cfg,
+		client:     client,
+		collection: CollectionName(cfg.CollectionPrefix, model, dim),
+		dim:        dim,
+		log:        log.With("collection", CollectionName(cfg.CollectionPrefix, model, dim)),
+	}
+	if err := s.setUp(ctx, addr); err != nil {
+		_ = client.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// setUp checks the server and the collection.
+func (s *Store) setUp(ctx context.Context, addr string) error {
+	cctx, cancel := s.callCtx(ctx)
+	defer cancel()
+	health, err := s.client.HealthCheck(cctx)
+	if err != nil {
+		return fmt.Errorf("reach qdrant at %s: %w", addr, err)
+	}
+	s.log.Info("qdrant connected", "addr", addr, "version", health.GetVersion())
+	if err := s.ensureCollection(ctx); err != nil {
+		return err
+	}
+	return s.ensureIndexes(ctx)
+}
+
+// Collection is the name of the collection the store reads and writes.
+func (s *Store) Collection() string { return s.collection }
+
+// Close releases the connections. Calls after Close return store.ErrClosed.
+func (s *Store) Close() error {
+	if s.closed.Swap(true) {
+		return store.ErrClosed
+	}
+	if err := s.client.Close(); err != nil {
+		return fmt.Errorf("close qdrant client: %w", err)
+	}
+	return nil
+}
+
+// usable reports store.ErrClosed after Close and ctx's error if it is done.
+func (s *Store) usable(ctx context.Context) error {
+	if s.closed.Load() {
+		return store.ErrClosed
+	}
+	return ctx.Err()
+}
+
+// callCtx bounds one call to Qdrant.
+func (s *Store) callCtx(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, s.cfg.Timeout)
+}
+
+// wrap names what failed; a call cut short by Close reports store.ErrClosed.
+func (s *Store) wrap(err error, format string, args ...any) error {
+	if s.closed.Load() {
+		return fmt.Errorf(format+": %w", append(args, store.ErrClosed)...)
+	}
+	return fmt.Errorf(format+": %w", append(args, err)...)
+}
+
+func splitAddr(addr string) (string, int, error) {
+	host, p, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", 0, fmt.Errorf("qdrant address %q must be host:port: %w", addr, err)
+	}
+	port, err := strconv.Atoi(p)
+	if err != nil || port <= 0 || port > 65535 {
+		return "", 0, fmt.Errorf("qdrant address %q: port must be 1-65535", addr)
+	}
+	if host == "" {
+		host = "localhost"
+	}
+	return host, port, nil
+}

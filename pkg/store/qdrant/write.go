@@ -1,0 +1,147 @@
+package qdrant
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/google/uuid"
+	"github.com/qdrant/go-client/qdrant"
+
+	"github.com/recollect-dev/recollect/pkg/lexical"
+	"github.com/recollect-dev/recollect/pkg/memory"
+)
+
+// Upsert validates the whole batch, then writes it in one request with
+// wait=true, so a nil error means Qdrant has applied it. One bad memory
+// rejects the batch with nothing sent. A later memory with the same id wins.
+func (s *Store) Upsert(ctx context.Context, mems []memory.Memory) error {
+	if err := s.usable(ctx); err != nil {
+		return err
+	}
+	if len(mems) == 0 {
+		return nil
+	}
+	points := make([]*qdrant.PointStruct, 0, len(mems))
+	at := make(map[string]int, len(mems))
+	for i := range mems {
+		p, err := s.point(mems[i])
+		if err != nil {
+			return fmt.Errorf("upsert memory %d (%s): %w", i, mems[i].ID, err)
+		}
+		// Qdrant applies duplicates in order too, but one point per id
+		// keeps the request small and the outcome obvious.
+		if j, dup := at[mems[i].ID]; dup {
+			points[j] = p
+			continue
+		}
+		at[mems[i].ID] = len(points)
+		points = append(points, p)
+	}
+	cctx, cancel := s.callCtx(ctx)
+	defer cancel()
+	if _, err := s.client.Upsert(cctx, &qdrant.UpsertPoints{
+		CollectionName: s.collection,
+		Wait:           qdrant.PtrOf(true),
+		Points:         points,
+	}); err != nil {
+		return s.wrap(err, "upsert %d memories into %s", len(points), s.collection)
+	}
+	return nil
+}
+
+// point validates m and turns it into a Qdrant point: its dense vector
+// normalised (what a cosine collection keeps anyway) and its BM25 vector.
+func (s *Store) point(m memory.Memory) (*qdrant.PointStruct, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	if err := checkID(m.ID); err != nil {
+		return nil, err
+	}
+	vectors := map[string]*qdrant.Vector{}
+	if len(m.Vector) > 0 {
+		if len(m.Vector) != s.dim {
+			return nil, fmt.Errorf("vector has %d dims, the collection %d: %w", len(m.Vector), s.dim, memory.ErrInvalid)
+		}
+		v, err := normalized(m.Vector)
+		if err != nil {
+			return nil, err
+		}
+		vectors[denseVector] = qdrant.NewVectorDense(v)
+	}
+	if lex := lexical.MemoryVector(m); lex.Len() > 0 {
+		vectors[sparseVector] = qdrant.NewVectorSparse(lex.Indices, lex.Values)
+	}
+	return &qdrant.PointStruct{
+		Id:      qdrant.NewIDUUID(m.ID),
+		Payload: toPayload(m),
+		Vectors: qdrant.NewVectorsMap(vectors),
+	}, nil
+}
+
+// checkID accepts ids in canonical UUID form (lowercase, hyphenated), the
+// only form Qdrant gives back unchanged.
+func checkID(id string) error {
+	u, err := uuid.Parse(id)
+	if err != nil || u.String() != id {
+		return &memory.FieldError{Field: "id", Reason: fmt.Sprintf("must be a lowercase hyphenated UUID for Qdrant (got %q)", id)}
+	}
+	return nil
+}
+
+// normalized returns v scaled to unit length, rejecting non-finite values
+// and the zero vector, as the local engine does.
+func normalized(v []float32) ([]float32, error) {
+	var ss float64
+	for i, f := range v {
+		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+			return nil, fmt.Errorf("vector[%d] is not a finite number: %w", i, memory.ErrInvalid)
+		}
+		ss += float64(f) * float64(f)
+	}
+	if ss == 0 {
+		return nil, fmt.Errorf("vector is all zeros, so it has no direction: %w", memory.ErrInvalid)
+	}
+	inv := 1 / math.Sqrt(ss)
+	out := make([]float32, len(v))
+	for i, f := range v {
+		out[i] = float32(float64(f) * inv)
+	}
+	return out, nil
+}
+
+// Delete removes the tenant's memories with these ids; unknown ids and ids
+// of other tenants are left alone.
+func (s *Store) Delete(ctx context.Context, tenant string, ids ...string) error {
+	if err := s.usable(ctx); err != nil {
+		return err
+	}
+	pids := pointIDs(ids)
+	if len(pids) == 0 {
+		return nil
+	}
+	f := tenantFilter(tenant)
+	f.Must = append(f.Must, qdrant.NewHasID(pids...))
+	cctx, cancel := s.callCtx(ctx)
+	defer cancel()
+	if _, err := s.client.Delete(cctx, &qdrant.DeletePoints{
+		CollectionName: s.collection,
+		Wait:           qdrant.PtrOf(true),
+		Points:         qdrant.NewPointsSelectorFilter(f),
+	}); err != nil {
+		return s.wrap(err, "delete %d memories of tenant %s from %s", len(pids), tenant, s.collection)
+	}
+	return nil
+}
+
+// pointIDs keeps the ids a point can have; others cannot exist.
+func pointIDs(ids []string) []*qdrant.PointId {
+	out := make([]*qdrant.PointId, 0, len(ids))
+	for _, id := range ids {
+		if checkID(id) == nil {
+			out = append(out, qdrant.NewIDUUID(id))
+		}
+	}
+	return out
+}
