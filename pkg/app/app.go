@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/recollect-dev/recollect/pkg/auth"
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/domains"
 	"github.com/recollect-dev/recollect/pkg/embed"
@@ -28,6 +29,7 @@ type App struct {
 	now     func() time.Time
 	reg     *prometheus.Registry
 	web     *web.Server
+	auth    *auth.Authenticator
 	mods    *modules.Manager
 	domains *domains.Registry
 
@@ -51,7 +53,13 @@ func New(cfg Config, log *slog.Logger) (*App, error) {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	a := &App{cfg: cfg, log: log, now: time.Now, reg: reg, mods: modules.New(log), domains: domains.Builtin()}
+	authn, err := auth.New(cfg.Auth, reg, log, a.now)
+	if err != nil {
+		return nil, err
+	}
+	a.auth = authn
 	a.web = web.New(cfg.Web, reg, a.ready, log)
+	a.web.Use(authn.Middleware)
 	a.registerModules()
 	return a, nil
 }
@@ -78,8 +86,11 @@ func (a *App) ready() error {
 
 // Start binds the listener and starts the target modules.
 func (a *App) Start(ctx context.Context) error {
-	if !a.cfg.Web.Loopback() && !a.cfg.Insecure {
-		return fmt.Errorf("http-addr %s is not a loopback address: API keys arrive with a later release, so pass --insecure to listen there without authentication", a.cfg.Web.Addr)
+	if err := a.cfg.checkExposure(a.auth.Enabled()); err != nil {
+		return err
+	}
+	if !a.auth.Enabled() && a.cfg.exposed() {
+		a.log.Warn("serving the API without authentication (--insecure): any client can act for any tenant", "http", a.cfg.Web.Addr)
 	}
 	a.warnSplit()
 	if err := a.web.Listen(); err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/recollect-dev/recollect/pkg/auth"
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/consolidate"
 	"github.com/recollect-dev/recollect/pkg/embed/cache"
@@ -22,6 +23,7 @@ import (
 	"github.com/recollect-dev/recollect/pkg/lock/redislock"
 	"github.com/recollect-dev/recollect/pkg/recall"
 	"github.com/recollect-dev/recollect/pkg/store/local"
+	"github.com/recollect-dev/recollect/pkg/store/qdrant"
 	"github.com/recollect-dev/recollect/pkg/store/remote"
 	"github.com/recollect-dev/recollect/pkg/topiary"
 	"github.com/recollect-dev/recollect/pkg/topics"
@@ -48,6 +50,7 @@ type Config struct {
 	QdrantAddr   string
 
 	Web         web.Config
+	Auth        auth.Config
 	Bus         bus.Config
 	Redis       redislock.Config
 	ClickHouse  clickhouse.Config
@@ -63,6 +66,7 @@ type Config struct {
 	EmbedCache  cache.Config
 	LocalStore  local.Config
 	RemoteStore remote.Config
+	Qdrant      qdrant.Config
 }
 
 // RegisterFlags adds every flag; with fixedTarget the --target flag is not
@@ -75,10 +79,11 @@ func (c *Config) RegisterFlags(fs *pflag.FlagSet, fixedTarget string) {
 	}
 	fs.StringVar(&c.DataDir, "data-dir", "./data", "directory for the embedded NATS store, the local memory store and the local usage log")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
-	fs.BoolVar(&c.Insecure, "insecure", false, "allow a non-loopback listener without API keys")
+	fs.BoolVar(&c.Insecure, "insecure", false, "serve the API without API keys on a non-loopback listener or from a split ingest/query process")
 	fs.StringVar(&c.StoreBackend, "store", StoreAuto, "memory store: auto (qdrant when --qdrant-addr is set, local in one process, else remote), local, remote (the store target of another process, over NATS), qdrant")
 	fs.StringVar(&c.QdrantAddr, "qdrant-addr", "", "Qdrant gRPC address host:port for the distributed memory store")
 	c.Web.RegisterFlags("", fs)
+	c.Auth.RegisterFlags("", fs)
 	c.Bus.RegisterFlags("", fs)
 	c.Redis.RegisterFlags("", fs)
 	c.ClickHouse.RegisterFlags("", fs)
@@ -94,6 +99,8 @@ func (c *Config) RegisterFlags(fs *pflag.FlagSet, fixedTarget string) {
 	c.LocalStore = local.DefaultConfig()
 	c.LocalStore.RegisterFlags("store-", fs)
 	c.RemoteStore.RegisterFlags("", fs)
+	c.Qdrant = qdrant.DefaultConfig()
+	c.Qdrant.RegisterFlags("", fs)
 	c.Embed.RegisterFlags("", fs)
 	c.EmbedCache.RegisterFlags("", fs)
 }
@@ -121,8 +128,8 @@ func (c *Config) Validate() error {
 	default:
 		errs = append(errs, fmt.Errorf("store must be auto, local, remote or qdrant (got %q)", c.StoreBackend))
 	}
-	for _, v := range []interface{ Validate() error }{&c.Web, &c.Bus, &c.Redis, &c.ClickHouse, &c.Usage, &c.Ingest,
-		&c.Extract, &c.Embedder, &c.Consolidate, &c.Topiary, &c.Recall, &c.Topics, c.LocalStore, &c.RemoteStore, &c.Embed, &c.EmbedCache} {
+	for _, v := range []interface{ Validate() error }{&c.Web, &c.Auth, &c.Bus, &c.Redis, &c.ClickHouse, &c.Usage, &c.Ingest,
+		&c.Extract, &c.Embedder, &c.Consolidate, &c.Topiary, &c.Recall, &c.Topics, c.LocalStore, &c.RemoteStore, c.Qdrant, &c.Embed, &c.EmbedCache} {
 		if err := v.Validate(); err != nil {
 			errs = append(errs, err)
 		}

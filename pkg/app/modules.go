@@ -23,6 +23,7 @@ import (
 	"github.com/recollect-dev/recollect/pkg/query"
 	"github.com/recollect-dev/recollect/pkg/recall"
 	"github.com/recollect-dev/recollect/pkg/store/local"
+	"github.com/recollect-dev/recollect/pkg/store/qdrant"
 	"github.com/recollect-dev/recollect/pkg/store/remote"
 	"github.com/recollect-dev/recollect/pkg/topiary"
 	"github.com/recollect-dev/recollect/pkg/usage"
@@ -56,7 +57,11 @@ func PublicTargets() []string {
 func (a *App) registerModules() {
 	m := a.mods
 	m.Register(modules.Module{Name: modBus, Init: a.initBus})
-	m.Register(modules.Module{Name: modStore, Deps: []string{modBus}, Init: a.initStore})
+	storeDeps := []string{modBus}
+	if a.cfg.storeBackend() == StoreQdrant {
+		storeDeps = append(storeDeps, modModel) // a collection per embedding model
+	}
+	m.Register(modules.Module{Name: modStore, Deps: storeDeps, Init: a.initStore})
 	m.Register(modules.Module{Name: modLocks, Init: a.initLocks})
 	m.Register(modules.Module{Name: modUsage, Init: a.initUsage})
 	m.Register(modules.Module{Name: modModel, Deps: []string{modUsage}, Init: a.initModel})
@@ -104,8 +109,15 @@ func (a *App) initStore(ctx context.Context) (modules.Service, error) {
 	case StoreRemote:
 		a.store = remote.NewClient(a.bus.Conn(), a.cfg.RemoteStore.Options()...)
 		return modules.Closer(func() error { return nil }), nil
+	case StoreQdrant:
+		s, err := qdrant.Open(ctx, a.cfg.Qdrant, a.cfg.QdrantAddr, a.model.Model(), a.model.Dim(), a.log)
+		if err != nil {
+			return nil, err
+		}
+		a.store = s
+		return modules.Closer(s.Close), nil
 	default:
-		return nil, fmt.Errorf("store backend %q is not available in this build yet: use local or remote", backend)
+		return nil, fmt.Errorf("unknown store backend %q", backend)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/spf13/pflag"
 
+	"github.com/recollect-dev/recollect/pkg/auth"
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/web"
@@ -103,7 +104,12 @@ func (i *Ingest) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		web.WriteError(w, http.StatusBadRequest, "bad_request", fmt.Errorf("request body larger than %d bytes or unreadable: %w", web.MaxBodyBytes, err))
 		return
 	}
-	events, err := i.Decode(body)
+	events, err := i.Decode(r.Context(), body)
+	if errors.Is(err, auth.ErrForbidden) {
+		i.metrics.rejected.WithLabelValues("forbidden").Inc()
+		web.WriteError(w, http.StatusForbidden, "forbidden", err)
+		return
+	}
 	if err != nil {
 		i.metrics.rejected.WithLabelValues("invalid").Inc()
 		web.WriteError(w, http.StatusBadRequest, "invalid_event", err)
@@ -125,8 +131,10 @@ func (i *Ingest) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // Decode parses and validates a request body. Either every event is valid
 // or none is accepted; the error names the first bad field
-// ("events[3].content is longer than 8192 characters").
-func (i *Ingest) Decode(raw []byte) ([]memory.Event, error) {
+// ("events[3].content is longer than 8192 characters"). Each event's tenant
+// is resolved against ctx's API key (auth.Tenant): one event naming a
+// tenant the key may not act for refuses the batch with auth.ErrForbidden.
+func (i *Ingest) Decode(ctx context.Context, raw []byte) ([]memory.Event, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, &memory.FieldError{Field: "body", Reason: "must be a JSON object: one event or {\"events\": [...]}"}
@@ -138,6 +146,9 @@ func (i *Ingest) Decode(raw []byte) ([]memory.Event, error) {
 	now := i.now()
 	if env.Events == nil {
 		e := env.Event
+		if err := resolveTenant(ctx, &e, ""); err != nil {
+			return nil, err
+		}
 		if err := e.Normalize(now); err != nil {
 			return nil, err
 		}
@@ -156,7 +167,7 @@ func (i *Ingest) Decode(raw []byte) ([]memory.Event, error) {
 	seen := make(map[string]int, len(env.Events))
 	for k, one := range env.Events {
 		prefix := fmt.Sprintf("events[%d]", k)
-		if err := decodeEvent(one, &out[k], now); err != nil {
+		if err := decodeEvent(ctx, one, &out[k], now, prefix); err != nil {
 			return nil, prefixField(prefix, err)
 		}
 		key := out[k].Tenant + "\x00" + out[k].ID
@@ -168,11 +179,28 @@ func (i *Ingest) Decode(raw []byte) ([]memory.Event, error) {
 	return out, nil
 }
 
-func decodeEvent(raw json.RawMessage, e *memory.Event, now time.Time) error {
+func decodeEvent(ctx context.Context, raw json.RawMessage, e *memory.Event, now time.Time, prefix string) error {
 	if err := strictUnmarshal(raw, e); err != nil {
 		return &memory.FieldError{Field: "event", Reason: err.Error()}
 	}
+	if err := resolveTenant(ctx, e, prefix); err != nil {
+		return err
+	}
 	return e.Normalize(now)
+}
+
+// resolveTenant sets the tenant the request's key acts for; an event without
+// one gets the key's tenant.
+func resolveTenant(ctx context.Context, e *memory.Event, prefix string) error {
+	t, err := auth.Tenant(ctx, e.Tenant)
+	if err != nil {
+		if prefix != "" {
+			return fmt.Errorf("%s.tenant: %w", prefix, err)
+		}
+		return err
+	}
+	e.Tenant = t
+	return nil
 }
 
 func strictUnmarshal(raw []byte, v any) error {

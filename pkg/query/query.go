@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/recollect-dev/recollect/pkg/auth"
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/consolidate"
 	"github.com/recollect-dev/recollect/pkg/ingest"
@@ -84,6 +85,11 @@ func (q *Query) recall(w http.ResponseWriter, r *http.Request) {
 		web.WriteError(w, http.StatusBadRequest, "bad_request", err)
 		return
 	}
+	tenant, ok := q.tenant(w, r, req.Tenant)
+	if !ok {
+		return
+	}
+	req.Tenant = tenant
 	resp, err := q.recaller.Recall(r.Context(), req)
 	if err != nil {
 		q.fail(w, r, "recall", err)
@@ -94,6 +100,8 @@ func (q *Query) recall(w http.ResponseWriter, r *http.Request) {
 
 func (q *Query) fail(w http.ResponseWriter, r *http.Request, what string, err error) {
 	switch {
+	case errors.Is(err, auth.ErrForbidden):
+		web.WriteError(w, http.StatusForbidden, "forbidden", err)
 	case errors.Is(err, memory.ErrInvalid):
 		web.WriteError(w, http.StatusBadRequest, "invalid_request", err)
 	case errors.Is(err, store.ErrNotFound):
@@ -106,16 +114,20 @@ func (q *Query) fail(w http.ResponseWriter, r *http.Request, what string, err er
 	}
 }
 
-// tenantParam reads and validates the tenant of a GET/DELETE request.
-func tenantParam(r *http.Request) (string, error) {
-	t := r.URL.Query().Get("tenant")
-	if t == "" {
-		t = memory.DefaultTenant
+// tenant resolves the tenant a request acts for from the one it names (the
+// body's or the query's "tenant") and its API key, and validates it. On
+// failure it has answered: 403 for a tenant the key may not act for, 400
+// for a malformed one.
+func (q *Query) tenant(w http.ResponseWriter, r *http.Request, requested string) (string, bool) {
+	t, err := auth.Tenant(r.Context(), requested)
+	if err == nil && !memory.ValidTenant(t) {
+		err = &memory.FieldError{Field: "tenant", Reason: "must be 1-64 characters of [A-Za-z0-9_-]"}
 	}
-	if !memory.ValidTenant(t) {
-		return "", &memory.FieldError{Field: "tenant", Reason: "must be 1-64 characters of [A-Za-z0-9_-]"}
+	if err != nil {
+		q.fail(w, r, "resolve tenant", err)
+		return "", false
 	}
-	return t, nil
+	return t, true
 }
 
 // TopicsRequest is the body of POST /v1/topics.
@@ -139,13 +151,11 @@ func (q *Query) topics(w http.ResponseWriter, r *http.Request) {
 		web.WriteError(w, http.StatusBadRequest, "bad_request", err)
 		return
 	}
-	if req.Tenant == "" {
-		req.Tenant = memory.DefaultTenant
-	}
-	if !memory.ValidTenant(req.Tenant) {
-		web.WriteError(w, http.StatusBadRequest, "invalid_request", &memory.FieldError{Field: "tenant", Reason: "must be 1-64 characters of [A-Za-z0-9_-]"})
+	tenant, ok := q.tenant(w, r, req.Tenant)
+	if !ok {
 		return
 	}
+	req.Tenant = tenant
 	if len(req.IDs) > 100 {
 		web.WriteError(w, http.StatusBadRequest, "invalid_request", &memory.FieldError{Field: "ids", Reason: "has more than 100 topic ids"})
 		return
@@ -187,13 +197,11 @@ func (q *Query) consolidate(w http.ResponseWriter, r *http.Request) {
 		web.WriteError(w, http.StatusBadRequest, "bad_request", err)
 		return
 	}
-	if req.Tenant == "" {
-		req.Tenant = memory.DefaultTenant
-	}
-	if !memory.ValidTenant(req.Tenant) {
-		web.WriteError(w, http.StatusBadRequest, "invalid_request", &memory.FieldError{Field: "tenant", Reason: "must be 1-64 characters of [A-Za-z0-9_-]"})
+	tenant, ok := q.tenant(w, r, req.Tenant)
+	if !ok {
 		return
 	}
+	req.Tenant = tenant
 	id := "manual:" + uuid.NewString()
 	if err := consolidate.Request(r.Context(), q.pub, req.Tenant, id); err != nil {
 		q.fail(w, r, "request epoch", err)
@@ -203,9 +211,8 @@ func (q *Query) consolidate(w http.ResponseWriter, r *http.Request) {
 }
 
 func (q *Query) get(w http.ResponseWriter, r *http.Request) {
-	tenant, err := tenantParam(r)
-	if err != nil {
-		web.WriteError(w, http.StatusBadRequest, "invalid_request", err)
+	tenant, ok := q.tenant(w, r, r.URL.Query().Get("tenant"))
+	if !ok {
 		return
 	}
 	m, err := q.store.Get(r.Context(), tenant, r.PathValue("id"))
@@ -218,9 +225,8 @@ func (q *Query) get(w http.ResponseWriter, r *http.Request) {
 }
 
 func (q *Query) delete(w http.ResponseWriter, r *http.Request) {
-	tenant, err := tenantParam(r)
-	if err != nil {
-		web.WriteError(w, http.StatusBadRequest, "invalid_request", err)
+	tenant, ok := q.tenant(w, r, r.URL.Query().Get("tenant"))
+	if !ok {
 		return
 	}
 	id := r.PathValue("id")
@@ -248,12 +254,12 @@ type ListResponse struct {
 const maxListLimit = 1000
 
 func (q *Query) list(w http.ResponseWriter, r *http.Request) {
-	tenant, err := tenantParam(r)
-	if err != nil {
-		web.WriteError(w, http.StatusBadRequest, "invalid_request", err)
+	tenant, ok := q.tenant(w, r, r.URL.Query().Get("tenant"))
+	if !ok {
 		return
 	}
 	limit := 100
+	var err error
 	if s := r.URL.Query().Get("limit"); s != "" {
 		if limit, err = strconv.Atoi(s); err != nil || limit < 1 || limit > maxListLimit {
 			web.WriteError(w, http.StatusBadRequest, "invalid_request", &memory.FieldError{Field: "limit", Reason: fmt.Sprintf("must be between 1 and %d", maxListLimit)})
@@ -306,6 +312,11 @@ func (q *Query) learn(w http.ResponseWriter, r *http.Request) {
 		web.WriteError(w, http.StatusBadRequest, "bad_request", err)
 		return
 	}
+	tenant, ok := q.tenant(w, r, req.Tenant)
+	if !ok {
+		return
+	}
+	req.Tenant = tenant
 	if req.ID == "" {
 		req.ID = uuid.NewString()
 	}
@@ -341,13 +352,12 @@ type Stats struct {
 }
 
 func (q *Query) stats(w http.ResponseWriter, r *http.Request) {
-	tenant, err := tenantParam(r)
-	if err != nil {
-		web.WriteError(w, http.StatusBadRequest, "invalid_request", err)
+	tenant, ok := q.tenant(w, r, r.URL.Query().Get("tenant"))
+	if !ok {
 		return
 	}
 	s := Stats{Tenant: tenant, Domains: map[string]int{}, Types: map[string]int{}, Kinds: map[string]int{}, Layers: map[string]int{}}
-	err = q.store.Scroll(r.Context(), tenant, store.Filter{IncludeArchived: true}, func(m memory.Memory) error {
+	err := q.store.Scroll(r.Context(), tenant, store.Filter{IncludeArchived: true}, func(m memory.Memory) error {
 		s.Memories++
 		if m.Archived {
 			s.Archived++

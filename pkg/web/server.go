@@ -63,6 +63,7 @@ type Server struct {
 	log      *slog.Logger
 	ready    func() error
 	failed   chan error
+	wrap     []func(http.Handler) http.Handler
 	Registry *prometheus.Registry
 }
 
@@ -93,6 +94,12 @@ func (s *Server) Handle(pattern string, h http.Handler) {
 	s.mux.Handle(pattern, otelhttp.NewHandler(h, name))
 }
 
+// Use wraps every route, the probes included, in mw (e.g. authentication);
+// the first added runs first. Call it before Listen.
+func (s *Server) Use(mw func(http.Handler) http.Handler) {
+	s.wrap = append(s.wrap, mw)
+}
+
 // Listen binds the address; Serve may then run. Separate so that a bind
 // error stops start-up.
 func (s *Server) Listen() error {
@@ -101,8 +108,12 @@ func (s *Server) Listen() error {
 		return fmt.Errorf("listen on %s: %w", s.cfg.Addr, err)
 	}
 	s.ln = ln
+	var h http.Handler = s.mux
+	for i := len(s.wrap) - 1; i >= 0; i-- {
+		h = s.wrap[i](h)
+	}
 	s.srv = &http.Server{
-		Handler:           s.mux,
+		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
 		IdleTimeout:       120 * time.Second,

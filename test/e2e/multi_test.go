@@ -31,7 +31,9 @@ func startCluster(t *testing.T) *cluster {
 	data := t.TempDir()
 	common := []string{"--nats-url", natsURL, "--redis-url", redisURL, "--clickhouse-dsn", dsn,
 		"--usage-flush-interval", "200ms", "--topiary-debounce", "300ms",
-		"--extractor-timeout", "5s", "--embedder-timeout", "5s"}
+		"--extractor-timeout", "5s", "--embedder-timeout", "5s",
+		// No API keys here: tenancy_test.go covers them.
+		"--insecure"}
 	c := &cluster{procs: map[string]*proc{}, dsn: dsn}
 	store := newProc(t, bins, "recollect", append([]string{"run", "--target", "store", "--data-dir", filepath.Join(data, "store")}, common...)...)
 	store.start(t)
