@@ -52,7 +52,11 @@ func New(cfg Config, log *slog.Logger) (*App, error) {
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	a := &App{cfg: cfg, log: log, now: time.Now, reg: reg, mods: modules.New(log), domains: domains.Builtin()}
+	doms, err := domains.Load(cfg.Domains)
+	if err != nil {
+		return nil, err
+	}
+	a := &App{cfg: cfg, log: log, now: time.Now, reg: reg, mods: modules.New(log), domains: doms}
 	authn, err := auth.New(cfg.Auth, reg, log, a.now)
 	if err != nil {
 		return nil, err

@@ -15,12 +15,15 @@ import (
 	"github.com/recollect-dev/recollect/pkg/auth"
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/consolidate"
+	"github.com/recollect-dev/recollect/pkg/domains"
 	"github.com/recollect-dev/recollect/pkg/embed/cache"
 	"github.com/recollect-dev/recollect/pkg/embed/openai"
 	"github.com/recollect-dev/recollect/pkg/embedder"
 	"github.com/recollect-dev/recollect/pkg/extract"
 	"github.com/recollect-dev/recollect/pkg/ingest"
+	"github.com/recollect-dev/recollect/pkg/llm"
 	"github.com/recollect-dev/recollect/pkg/lock/redislock"
+	"github.com/recollect-dev/recollect/pkg/promptctx"
 	"github.com/recollect-dev/recollect/pkg/recall"
 	"github.com/recollect-dev/recollect/pkg/store/local"
 	"github.com/recollect-dev/recollect/pkg/store/qdrant"
@@ -57,6 +60,8 @@ type Config struct {
 	Usage       usage.Config
 	Ingest      ingest.Config
 	Extract     extract.Config
+	LLM         llm.Config
+	Domains     domains.Config
 	Embedder    embedder.Config
 	Consolidate consolidate.Config
 	Topiary     topiary.Config
@@ -67,6 +72,7 @@ type Config struct {
 	LocalStore  local.Config
 	RemoteStore remote.Config
 	Qdrant      qdrant.Config
+	PromptCtx   promptctx.Config
 }
 
 // RegisterFlags adds every flag; with fixedTarget the --target flag is not
@@ -90,6 +96,8 @@ func (c *Config) RegisterFlags(fs *pflag.FlagSet, fixedTarget string) {
 	c.Usage.RegisterFlags("", fs)
 	c.Ingest.RegisterFlags("", fs)
 	c.Extract.RegisterFlags("", fs)
+	c.LLM.RegisterFlags("", fs)
+	c.Domains.RegisterFlags("", fs)
 	c.Embedder.RegisterFlags("", fs)
 	c.Consolidate.RegisterFlags("", fs)
 	c.Topiary.RegisterFlags("", fs)
@@ -101,6 +109,8 @@ func (c *Config) RegisterFlags(fs *pflag.FlagSet, fixedTarget string) {
 	c.RemoteStore.RegisterFlags("", fs)
 	c.Qdrant = qdrant.DefaultConfig()
 	c.Qdrant.RegisterFlags("", fs)
+	c.PromptCtx = promptctx.DefaultConfig()
+	c.PromptCtx.RegisterFlags("", fs)
 	c.Embed.RegisterFlags("", fs)
 	c.EmbedCache.RegisterFlags("", fs)
 }
@@ -129,7 +139,7 @@ func (c *Config) Validate() error {
 		errs = append(errs, fmt.Errorf("store must be auto, local, remote or qdrant (got %q)", c.StoreBackend))
 	}
 	for _, v := range []interface{ Validate() error }{&c.Web, &c.Auth, &c.Bus, &c.Redis, &c.ClickHouse, &c.Usage, &c.Ingest,
-		&c.Extract, &c.Embedder, &c.Consolidate, &c.Topiary, &c.Recall, &c.Topics, c.LocalStore, &c.RemoteStore, c.Qdrant, &c.Embed, &c.EmbedCache} {
+		&c.Extract, &c.LLM, &c.Domains, &c.Embedder, &c.Consolidate, &c.Topiary, &c.Recall, &c.Topics, c.LocalStore, &c.RemoteStore, c.Qdrant, &c.PromptCtx, &c.Embed, &c.EmbedCache} {
 		if err := v.Validate(); err != nil {
 			errs = append(errs, err)
 		}

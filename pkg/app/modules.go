@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/recollect-dev/recollect/pkg/auth"
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/consolidate"
 	"github.com/recollect-dev/recollect/pkg/embed"
@@ -17,9 +18,11 @@ import (
 	"github.com/recollect-dev/recollect/pkg/embedder"
 	"github.com/recollect-dev/recollect/pkg/extract"
 	"github.com/recollect-dev/recollect/pkg/ingest"
+	"github.com/recollect-dev/recollect/pkg/llm"
 	"github.com/recollect-dev/recollect/pkg/lock/memlock"
 	"github.com/recollect-dev/recollect/pkg/lock/redislock"
 	"github.com/recollect-dev/recollect/pkg/modules"
+	"github.com/recollect-dev/recollect/pkg/promptctx"
 	"github.com/recollect-dev/recollect/pkg/query"
 	"github.com/recollect-dev/recollect/pkg/recall"
 	"github.com/recollect-dev/recollect/pkg/store/local"
@@ -264,8 +267,19 @@ func (a *App) initIngest(ctx context.Context) (modules.Service, error) {
 	return nil, nil
 }
 
+// initExtractor builds the extractor: rule capture always, per-domain LLM
+// extraction when --llm-url is set (level auto or full), sessions leased
+// through Redis in a split deployment.
 func (a *App) initExtractor(ctx context.Context) (modules.Service, error) {
-	return extract.New(a.cfg.Extract, a.mbus, a.reg, a.log, a.now)
+	client, err := llm.New(a.cfg.LLM, a.usage, a.log)
+	if err != nil {
+		return nil, err
+	}
+	if client.Enabled() {
+		a.log.Info("llm extraction on", "level", client.Level(), "model", client.Model(llm.TierExtract))
+	}
+	return extract.New(a.cfg.Extract, a.mbus, a.reg, a.log, a.now,
+		extract.WithLLM(client), extract.WithDomains(a.domains), extract.WithLocker(a.locks))
 }
 
 func (a *App) initEmbedder(ctx context.Context) (modules.Service, error) {
@@ -291,5 +305,14 @@ func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
 	}
 	q := query.New(r, a.store, a.bus, trees, a.reg, a.log, a.now)
 	q.Routes(a.web.Handle)
+	tok, err := promptctx.NewBPE()
+	if err != nil {
+		return nil, fmt.Errorf("load prompt tokenizer: %w", err)
+	}
+	asm, err := promptctx.New(a.cfg.PromptCtx, a.store, r, trees, a.domains, tok, a.now, promptctx.WithLogger(a.log))
+	if err != nil {
+		return nil, err
+	}
+	asm.Routes(a.web.Handle, auth.Tenant)
 	return nil, nil
 }

@@ -10,8 +10,8 @@ func TestTF(t *testing.T) {
 	if got := TF(1, AvgDocLen); math.Abs(got-1) > 1e-12 {
 		t.Errorf("TF(1, AvgDocLen) = %v, want 1 (one occurrence in an average document)", got)
 	}
-	// tf·2.2 / (tf + 1.2·(0.25 + 0.75·24/12)) = 2·2.2 / (2 + 2.1)
-	if got, want := TF(2, 24), 4.4/4.1; math.Abs(got-want) > 1e-12 {
+	// tf·(K1+1) / (tf + K1·(1 − B + B·24/12))
+	if got, want := TF(2, 24), 2*(K1+1)/(2+K1*(1+B)); math.Abs(got-want) > 1e-12 {
 		t.Errorf("TF(2, 24) = %v, want %v", got, want)
 	}
 	for _, tf := range []int{0, -1} {

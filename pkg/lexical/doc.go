@@ -6,7 +6,8 @@
 //
 // Terms splits text into words (Unicode letters, digits and combining marks),
 // lowercases them, drops English stopwords and single Latin letters, and
-// stems English words with Porter2 (Snowball). Words joined by - _ . / : @
+// stems English words with Porter2 (Snowball); "c++", "c#" and "f#" stay
+// whole. Words joined by - _ . / : @
 // (identifiers, paths, versions: "snake_case", "file.go", "pre-commit") give
 // the whole joined form, unstemmed, and each part, so that both "file.go" and
 // "file" find them. An apostrophe stays inside its word ("don't", "user's").

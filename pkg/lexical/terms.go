@@ -132,17 +132,18 @@ func appendPart(dst []string, w string) []string {
 	case len(w) == 1 && w[0] >= 'a' && w[0] <= 'z':
 		return dst
 	}
+	term := w
 	switch {
 	case asciiLetters(w):
-		w = stem(w)
+		term = stem(w)
 	case strings.IndexByte(w, '\'') >= 0:
 		// Not English to the stemmer, but a possessive is still one.
-		w = strings.TrimSuffix(w, "'s")
+		term = strings.TrimSuffix(w, "'s")
 	}
-	if w == "" || stopwords[w] {
+	if term != w && (term == "" || stopwords[term]) { // "ours" stems to "our"
 		return dst
 	}
-	return append(dst, w)
+	return append(dst, term)
 }
 
 // appendBigrams appends the overlapping character pairs of a CJK run, or
@@ -167,11 +168,16 @@ func appendBigrams(dst []string, run string) []string {
 // normalizeWord lowercases a word and straightens its apostrophes, without
 // allocating when it is already plain lowercase ASCII.
 func normalizeWord(raw string) string {
-	w := strings.ToLower(raw)
-	if strings.ContainsAny(w, "\u2019\u02bc") {
-		w = strings.NewReplacer("\u2019", "'", "\u02bc", "'").Replace(w)
+	for i := 0; i < len(raw); i++ {
+		if raw[i] >= utf8.RuneSelf {
+			w := strings.ToLower(raw)
+			if strings.ContainsAny(w, "\u2019\u02bc") {
+				w = strings.NewReplacer("\u2019", "'", "\u02bc", "'").Replace(w)
+			}
+			return w
+		}
 	}
-	return w
+	return strings.ToLower(raw)
 }
 
 // isWordRune reports letters, digits and combining marks outside CJK.
