@@ -10,5 +10,8 @@ func newBenchCmd() *cobra.Command {
 		Short: "Measure Recollect on this machine",
 	}
 	cmd.AddCommand(newBenchIngestCmd())
+	cmd.AddCommand(newBenchEmbedCmd())
+	cmd.AddCommand(newBenchStoreCmd())
+	cmd.AddCommand(newBenchRecallCmd())
 	return cmd
 }

@@ -1,0 +1,150 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strconv"
+	"testing"
+)
+
+// runBench runs `recollect bench <args> --json` and decodes its one object.
+func runBench(t *testing.T, args ...string) map[string]any {
+	t.Helper()
+	cmd := newBenchCmd()
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetArgs(append(args, "--json"))
+	cmd.SetContext(t.Context())
+	if err := cmd.Execute(); err != nil {
+		t.Fatalf("bench %v: %v", args, err)
+	}
+	var res map[string]any
+	dec := json.NewDecoder(&out)
+	if err := dec.Decode(&res); err != nil {
+		t.Fatalf("decode %q: %v", out.String(), err)
+	}
+	if dec.More() {
+		t.Fatalf("more than one JSON value in %q", out.String())
+	}
+	return res
+}
+
+// positive returns the positive finite number at the path keys.
+func positive(t *testing.T, res map[string]any, keys ...string) float64 {
+	t.Helper()
+	var v any = res
+	for _, k := range keys {
+		m, ok := v.(map[string]any)
+		if !ok {
+			t.Fatalf("%v: not an object at %q in %v", keys, k, res)
+		}
+		v = m[k]
+	}
+	x, ok := v.(float64)
+	if !ok || x <= 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		t.Fatalf("%v = %v, want a positive number (result %v)", keys, v, res)
+	}
+	return x
+}
+
+func TestBenchEmbedCommand(t *testing.T) {
+	res := runBench(t, "embed", "--batch", "8", "--batches", "1", "--queries", "5")
+	for _, k := range []string{"sentences_per_sec", "sentences_per_sec_per_core", "query_ms_p50", "query_ms_p99", "rss_mb", "tokens_per_sentence", "cpus"} {
+		positive(t, res, k)
+	}
+	if res["batch"] != 8.0 {
+		t.Errorf("batch = %v, want 8", res["batch"])
+	}
+	if p50, p99 := res["query_ms_p50"].(float64), res["query_ms_p99"].(float64); p99 < p50 {
+		t.Errorf("query p99 %v < p50 %v", p99, p50)
+	}
+	// The model alone holds ~90 MB of weights.
+	if rss := res["rss_mb"].(float64); rss < 50 {
+		t.Errorf("rss_mb = %v, want the model's weights counted", rss)
+	}
+}
+
+func TestBenchStoreCommand(t *testing.T) {
+	for _, tc := range []struct{ memories, tenants int }{{200, 1}, {200, 4}} {
+		t.Run(strconv.Itoa(tc.tenants)+"_tenants", func(t *testing.T) {
+			res := runBench(t, "store", "--memories", strconv.Itoa(tc.memories), "--tenants", strconv.Itoa(tc.tenants),
+				"--queries", "20", "--recall-queries", "5", "--dir", t.TempDir())
+			if res["memories"] != float64(tc.memories) || res["tenants"] != float64(tc.tenants) {
+				t.Errorf("memories, tenants = %v, %v", res["memories"], res["tenants"])
+			}
+			if res["tenant_memories"] != float64(tc.memories/tc.tenants) {
+				t.Errorf("tenant_memories = %v", res["tenant_memories"])
+			}
+			for _, k := range []string{"p50_ms", "p99_ms", "dense_p50_ms", "text_p50_ms", "inserts_per_sec", "reopen_s", "scan_floor_ms", "exact_search_over_scan_floor"} {
+				positive(t, res, k)
+			}
+			// The engine is exact: the brute-force scan must agree fully.
+			if res["recall_at_10"] != 1.0 {
+				t.Errorf("recall_at_10 = %v, want 1 from an exact engine", res["recall_at_10"])
+			}
+			// Each memory stores at least its 384 float32s, on disk and in memory.
+			if disk := positive(t, res, "bytes_per_memory", "disk"); disk < 384*4 {
+				t.Errorf("disk bytes per memory = %v, want >= %d", disk, 384*4)
+			}
+			if heap := positive(t, res, "bytes_per_memory", "heap"); heap < 384*4 {
+				t.Errorf("heap bytes per memory = %v, want >= %d", heap, 384*4)
+			}
+			if res["note"] == "" {
+				t.Error("no note")
+			}
+		})
+	}
+}
+
+func TestBenchRecallCommand(t *testing.T) {
+	res := runBench(t, "recall", "--memories", "200", "--tenants", "2", "--queries", "20", "--clients", "4", "--single-queries", "3")
+	for _, k := range []string{"p50_ms", "p99_ms", "qps", "single_client_p50_ms", "candidates_per_channel"} {
+		positive(t, res, k)
+	}
+	if res["memories"] != 200.0 || res["clients"] != 4.0 || res["queries"] != 20.0 {
+		t.Errorf("memories, clients, queries = %v, %v, %v", res["memories"], res["clients"], res["queries"])
+	}
+	if _, ok := res["learn_wait_p50_ms"]; ok {
+		t.Error("learn_wait_p50_ms reported, but learn has no wait=true")
+	}
+}
+
+func TestExactTopKFindsItself(t *testing.T) {
+	c := newCorpus(3)
+	slab, idx := c.tenantSlab(1, 30)
+	if len(idx) != 10 || idx[0] != 1 || idx[9] != 28 {
+		t.Fatalf("tenant 1 rows = %v", idx)
+	}
+	q := make([]float32, corpusDim)
+	c.vector(13, q)
+	got := c.exactTopK(slab, idx, q, 3)
+	if want := c.memory(13).ID; got[0] != want {
+		t.Errorf("top hit %s, want memory 13's id %s", got[0], want)
+	}
+	var norm float64
+	for _, x := range q {
+		norm += float64(x) * float64(x)
+	}
+	if math.Abs(norm-1) > 1e-5 {
+		t.Errorf("|v|² = %v, want 1", norm)
+	}
+}
+
+func TestCorpusIsZipfAndReproducible(t *testing.T) {
+	c := newCorpus(1)
+	if c.text(42) != newCorpus(1).text(42) {
+		t.Fatal("memory text not reproducible")
+	}
+	counts := map[string]int{}
+	for i := range 2000 {
+		for _, w := range bytes.Fields([]byte(c.text(i))) {
+			counts[string(w)]++
+		}
+	}
+	// Zipf: the most common word is far more frequent than a mid-rank one.
+	top, mid := counts[c.words[0]], counts[c.words[200]]
+	if top < 10*max(mid, 1) {
+		t.Errorf("rank 0 seen %d times, rank 200 %d: not Zipf-like", top, mid)
+	}
+}

@@ -1,0 +1,184 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/recollect-dev/recollect/pkg/embed/minilm"
+)
+
+// EmbedResult is what `recollect bench embed --json` prints.
+type EmbedResult struct {
+	Model                  string  `json:"model"`
+	Batch                  int     `json:"batch"`
+	Batches                int     `json:"batches"`
+	TokensPerSentence      float64 `json:"tokens_per_sentence"`
+	SentencesPerSec        float64 `json:"sentences_per_sec"`
+	SentencesPerSecPerCore float64 `json:"sentences_per_sec_per_core"` // GOMAXPROCS=1
+	QueryMsP50             float64 `json:"query_ms_p50"`
+	QueryMsP99             float64 `json:"query_ms_p99"`
+	Queries                int     `json:"queries"`
+	RSSMB                  float64 `json:"rss_mb"` // peak resident memory (VmHWM)
+	GOMAXPROCS             int     `json:"gomaxprocs"`
+	CPUs                   int     `json:"cpus"`
+}
+
+// embedSentences are memory-sized facts and short questions of 6 to 14
+// tokens, what the embedder sees from extraction and recall.
+var embedSentences = []string{
+	"User prefers tabs over spaces",
+	"npm run build compiles TypeScript to dist/",
+	"The API server listens on port 8080",
+	"Always run go vet before committing",
+	"The staging database is read-only on Fridays",
+	"Alice owns the billing service",
+	"Deploys go through the release pipeline",
+	"Use pnpm, not npm, in this repository",
+	"The user's timezone is Europe/Berlin",
+	"Tests must not sleep; poll with a deadline",
+	"The cache is invalidated on every schema change",
+	"Bob prefers short commit messages",
+	"Logs are shipped to Loki via promtail",
+	"The frontend uses React 18 with Vite",
+	"Never force-push to the main branch",
+	"Redis is only used for locks and debounce",
+	"ClickHouse stores the usage events",
+	"The user likes concise answers",
+	"Migrations live in db/migrations",
+	"The customer is on the enterprise plan",
+	"Invoices are generated on the first of the month",
+	"The mobile app is written in Kotlin",
+	"The team meets every Tuesday at 10am",
+	"The user is allergic to peanuts",
+	"Kubernetes manifests are in deploy/k8s",
+	"How do I build the project?",
+	"What is the user's favourite editor?",
+	"Where are the integration tests?",
+	"Which port does the query service use?",
+	"Backups run nightly at 2am UTC",
+	"Carol is the on-call engineer this week",
+	"Secrets are managed with Vault",
+}
+
+func newBenchEmbedCmd() *cobra.Command {
+	var (
+		batch, batches, queries int
+		asJSON                  bool
+	)
+	cmd := &cobra.Command{
+		Use:   "embed",
+		Short: "Built-in embedding model: sentences per second (all cores and one), query latency, peak memory",
+		Args:  cobra.NoArgs,
+	}
+	cmd.Flags().IntVar(&batch, "batch", 64, "sentences per Embed call")
+	cmd.Flags().IntVar(&batches, "batches", 10, "batches to time at each GOMAXPROCS")
+	cmd.Flags().IntVar(&queries, "queries", 200, "single-sentence queries to time")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		res, err := BenchEmbed(cmd.Context(), batch, batches, queries)
+		if err != nil {
+			return err
+		}
+		if asJSON {
+			return json.NewEncoder(cmd.OutOrStdout()).Encode(res)
+		}
+		w := cmd.OutOrStdout()
+		fmt.Fprintf(w, "model             %s, batches of %d (%.1f tokens each)\n", res.Model, res.Batch, res.TokensPerSentence)
+		fmt.Fprintf(w, "throughput        %.0f sentences/s on %d cores, %.0f on one\n", res.SentencesPerSec, res.GOMAXPROCS, res.SentencesPerSecPerCore)
+		fmt.Fprintf(w, "one query         p50 %.2f ms, p99 %.2f ms\n", res.QueryMsP50, res.QueryMsP99)
+		fmt.Fprintf(w, "peak rss          %.0f MB\n", res.RSSMB)
+		return nil
+	}
+	return cmd
+}
+
+// BenchEmbed loads the built-in model and measures it in this process.
+func BenchEmbed(ctx context.Context, batch, batches, queries int) (EmbedResult, error) {
+	if batch < 1 || batches < 1 || queries < 1 {
+		return EmbedResult{}, errNeed("batch, batches and queries >= 1")
+	}
+	m, err := minilm.Load()
+	if err != nil {
+		return EmbedResult{}, err
+	}
+	texts := make([]string, batch)
+	tokens := 0
+	for i := range texts {
+		texts[i] = embedSentences[i%len(embedSentences)]
+		tokens += m.Tokens(texts[i])
+	}
+	res := EmbedResult{Model: m.Model(), Batch: batch, Batches: batches, Queries: queries,
+		TokensPerSentence: float64(tokens) / float64(batch), GOMAXPROCS: runtime.GOMAXPROCS(0), CPUs: runtime.NumCPU()}
+
+	throughput := func() (float64, error) {
+		if _, err := m.Embed(ctx, texts); err != nil { // warm the workspaces
+			return 0, fmt.Errorf("embed warm-up batch: %w", err)
+		}
+		begin := time.Now()
+		for range batches {
+			if _, err := m.Embed(ctx, texts); err != nil {
+				return 0, fmt.Errorf("embed batch: %w", err)
+			}
+		}
+		return float64(batch*batches) / time.Since(begin).Seconds(), nil
+	}
+	if res.SentencesPerSec, err = throughput(); err != nil {
+		return EmbedResult{}, err
+	}
+	prev := runtime.GOMAXPROCS(1)
+	res.SentencesPerSecPerCore, err = throughput()
+	runtime.GOMAXPROCS(prev)
+	if err != nil {
+		return EmbedResult{}, err
+	}
+
+	lat := make([]time.Duration, queries)
+	for i := range lat {
+		q := []string{embedSentences[i%len(embedSentences)]}
+		begin := time.Now()
+		if _, err := m.Embed(ctx, q); err != nil {
+			return EmbedResult{}, fmt.Errorf("embed query: %w", err)
+		}
+		lat[i] = time.Since(begin)
+	}
+	sortDurations(lat)
+	res.QueryMsP50, res.QueryMsP99 = percentile(lat, 50), percentile(lat, 99)
+	if res.RSSMB, err = peakRSSMB(); err != nil {
+		return EmbedResult{}, err
+	}
+	return res, nil
+}
+
+// peakRSSMB reads the process's peak resident set (VmHWM) from procfs.
+func peakRSSMB() (float64, error) {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0, fmt.Errorf("read peak memory: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:")
+		if !ok {
+			continue
+		}
+		kb, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 64)
+		if err != nil {
+			return 0, fmt.Errorf("parse VmHWM %q: %w", rest, err)
+		}
+		return kb / 1024, nil
+	}
+	if err := sc.Err(); err != nil {
+		return 0, fmt.Errorf("read peak memory: %w", err)
+	}
+	return 0, fmt.Errorf("read peak memory: no VmHWM in /proc/self/status")
+}

@@ -1,0 +1,222 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/recollect-dev/recollect/pkg/app"
+	"github.com/recollect-dev/recollect/pkg/store/local"
+)
+
+// RecallResult is what `recollect bench recall --json` prints.
+type RecallResult struct {
+	Memories int `json:"memories"`
+	Tenants  int `json:"tenants"`
+	Queries  int `json:"queries"`
+	Clients  int `json:"clients"`
+	K        int `json:"k"`
+	// P50Ms, P99Ms and QPS are measured with Clients concurrent clients.
+	P50Ms float64 `json:"p50_ms"`
+	P99Ms float64 `json:"p99_ms"`
+	QPS   float64 `json:"qps"`
+	// SingleP50Ms is one client alone: the latency without queueing.
+	SingleP50Ms float64 `json:"single_client_p50_ms"`
+	SingleP99Ms float64 `json:"single_client_p99_ms"`
+	Candidates  int     `json:"candidates_per_channel"`
+	Note        string  `json:"note"`
+	GOMAXPROCS  int     `json:"gomaxprocs"`
+	CPUs        int     `json:"cpus"`
+}
+
+const recallNote = "POST /v1/recall over loopback HTTP to the query module in this process (built-in model embeds every query; " +
+	"queries are distinct, so the embedding cache rarely hits); memories are Zipf pseudo-word texts with random unit vectors " +
+	"written to the local store before the module starts; learn_wait_p50_ms is omitted: POST /v1/memories has no wait=true yet"
+
+// RecallOptions sizes a recall benchmark.
+type RecallOptions struct {
+	Memories, Tenants, Queries, Clients, SingleQueries, K int
+}
+
+func newBenchRecallCmd() *cobra.Command {
+	var (
+		opt    RecallOptions
+		asJSON bool
+	)
+	cmd := &cobra.Command{
+		Use:   "recall",
+		Short: "Recall latency and throughput over HTTP against the query module, on a pre-filled local store",
+		Args:  cobra.NoArgs,
+	}
+	cmd.Flags().IntVar(&opt.Memories, "memories", 100_000, "memories in the store")
+	cmd.Flags().IntVar(&opt.Tenants, "tenants", 1, "tenants the memories are spread over (round robin); each query picks one at random")
+	cmd.Flags().IntVar(&opt.Queries, "queries", 2000, "recall requests sent by the concurrent clients")
+	cmd.Flags().IntVar(&opt.Clients, "clients", 64, "concurrent HTTP clients")
+	cmd.Flags().IntVar(&opt.SingleQueries, "single-queries", 100, "recall requests sent by one client alone first")
+	cmd.Flags().IntVar(&opt.K, "k", 10, "memories per recall")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		res, err := BenchRecall(cmd.Context(), opt)
+		if err != nil {
+			return err
+		}
+		if asJSON {
+			return json.NewEncoder(cmd.OutOrStdout()).Encode(res)
+		}
+		w := cmd.OutOrStdout()
+		fmt.Fprintf(w, "memories          %d over %d tenants\n", res.Memories, res.Tenants)
+		fmt.Fprintf(w, "one client        p50 %.2f ms, p99 %.2f ms\n", res.SingleP50Ms, res.SingleP99Ms)
+		fmt.Fprintf(w, "%d clients        %.0f recalls/s, p50 %.2f ms, p99 %.2f ms\n", res.Clients, res.QPS, res.P50Ms, res.P99Ms)
+		fmt.Fprintf(w, "note              %s\n", res.Note)
+		return nil
+	}
+	return cmd
+}
+
+// BenchRecall fills a local store, starts the query module on it in this
+// process and sends it recall requests over HTTP.
+func BenchRecall(ctx context.Context, opt RecallOptions) (RecallResult, error) {
+	if opt.Tenants < 1 || opt.Memories < opt.Tenants || opt.Queries < 1 || opt.Clients < 1 || opt.SingleQueries < 1 || opt.K < 1 {
+		return RecallResult{}, errNeed("memories >= tenants >= 1 and queries, clients, single-queries, k >= 1")
+	}
+	dir, err := os.MkdirTemp("", "recollect-bench-recall-")
+	if err != nil {
+		return RecallResult{}, err
+	}
+	defer os.RemoveAll(dir)
+	log := slog.New(slog.DiscardHandler)
+	c := newCorpus(opt.Tenants)
+	// The app keeps its local store in <data-dir>/store.
+	s, err := local.Open(filepath.Join(dir, "store"), local.WithLogger(log))
+	if err != nil {
+		return RecallResult{}, fmt.Errorf("open store to fill: %w", err)
+	}
+	if _, err := fillStore(ctx, s, c, opt.Memories); err != nil {
+		s.Close()
+		return RecallResult{}, err
+	}
+	if err := s.Close(); err != nil {
+		return RecallResult{}, fmt.Errorf("close filled store: %w", err)
+	}
+
+	var cfg app.Config
+	fs := pflag.NewFlagSet("bench", pflag.ContinueOnError)
+	cfg.RegisterFlags(fs, app.TargetQuery)
+	cfg.DataDir = dir
+	cfg.Web.Addr = "127.0.0.1:0"
+	a, err := app.New(cfg, log)
+	if err != nil {
+		return RecallResult{}, err
+	}
+	if err := a.Start(ctx); err != nil {
+		return RecallResult{}, err
+	}
+	defer func() { _ = a.Stop(context.WithoutCancel(ctx)) }()
+
+	total := opt.SingleQueries + opt.Queries
+	bodies := make([][]byte, total)
+	r := rand.New(rand.NewPCG(seedQueries, 13))
+	for q := range bodies {
+		b, err := json.Marshal(map[string]any{"tenant": benchTenant(r.IntN(opt.Tenants)), "query": c.query(q),
+			"k": opt.K, "dry": true})
+		if err != nil {
+			return RecallResult{}, err
+		}
+		bodies[q] = b
+	}
+	url := a.Web().URL() + "/v1/recall"
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: opt.Clients}}
+	if _, err := postRecall(ctx, client, url, bodies[0]); err != nil { // loads the model's workspaces
+		return RecallResult{}, err
+	}
+	single, _, err := sendRecalls(ctx, client, url, bodies[:opt.SingleQueries], 1)
+	if err != nil {
+		return RecallResult{}, err
+	}
+	lat, took, err := sendRecalls(ctx, client, url, bodies[opt.SingleQueries:], opt.Clients)
+	if err != nil {
+		return RecallResult{}, err
+	}
+	return RecallResult{Memories: opt.Memories, Tenants: opt.Tenants, Queries: opt.Queries, Clients: opt.Clients, K: opt.K,
+		P50Ms: percentile(lat, 50), P99Ms: percentile(lat, 99), QPS: float64(opt.Queries) / took.Seconds(),
+		SingleP50Ms: percentile(single, 50), SingleP99Ms: percentile(single, 99), Candidates: cfg.Recall.Candidates,
+		Note: recallNote, GOMAXPROCS: runtime.GOMAXPROCS(0), CPUs: runtime.NumCPU()}, nil
+}
+
+// sendRecalls posts every body from clients goroutines and returns the
+// sorted latencies and the wall time.
+func sendRecalls(ctx context.Context, client *http.Client, url string, bodies [][]byte, clients int) ([]time.Duration, time.Duration, error) {
+	lat := make([]time.Duration, len(bodies))
+	var next atomic.Int64
+	var firstErr error
+	var once sync.Once
+	var wg sync.WaitGroup
+	begin := time.Now()
+	for range clients {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(bodies) {
+					return
+				}
+				d, err := postRecall(ctx, client, url, bodies[i])
+				if err != nil {
+					once.Do(func() { firstErr = err })
+					return
+				}
+				lat[i] = d
+			}
+		})
+	}
+	wg.Wait()
+	took := time.Since(begin)
+	if firstErr != nil {
+		return nil, 0, firstErr
+	}
+	sortDurations(lat)
+	return lat, took, nil
+}
+
+// postRecall sends one recall and checks that it answered with memories.
+func postRecall(ctx context.Context, client *http.Client, url string, body []byte) (time.Duration, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	begin := time.Now()
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, fmt.Errorf("recall: %w", err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Memories []json.RawMessage `json:"memories"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&out)
+	d := time.Since(begin)
+	_, _ = io.Copy(io.Discard, resp.Body)
+	switch {
+	case resp.StatusCode != http.StatusOK:
+		return 0, fmt.Errorf("recall answered %s", resp.Status)
+	case err != nil:
+		return 0, fmt.Errorf("decode recall answer: %w", err)
+	case len(out.Memories) == 0:
+		return 0, fmt.Errorf("recall answered no memories for %s", body)
+	}
+	return d, nil
+}
