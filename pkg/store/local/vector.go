@@ -1,35 +1,11 @@
 package local
 
 import (
-	"fmt"
-	"math"
-
-	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/store"
 )
 
-// normalized returns v scaled to unit length, so that cosine similarity is a
-// dot product. An empty vector stays empty (a lexical-only memory).
-func normalized(v []float32) ([]float32, error) {
-	if len(v) == 0 {
-		return nil, nil
-	}
-	var ss float64
-	for i, f := range v {
-		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-			return nil, fmt.Errorf("vector[%d] is not a finite number: %w", i, memory.ErrInvalid)
-		}
-		ss += float64(f) * float64(f)
-	}
-	if ss == 0 {
-		return nil, fmt.Errorf("vector is all zeros, so it has no direction: %w", memory.ErrInvalid)
-	}
-	inv := 1 / math.Sqrt(ss)
-	out := make([]float32, len(v))
-	for i, f := range v {
-		out[i] = float32(float64(f) * inv)
-	}
-	return out, nil
-}
+// normalized is store.Normalized: one rule for every engine.
+func normalized(v []float32) ([]float32, error) { return store.Normalized(v) }
 
 // dotGeneric is the portable inner product of two vectors of equal length.
 // Eight accumulators let the CPU overlap the multiply-adds.

@@ -3,13 +3,13 @@ package qdrant
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"github.com/google/uuid"
 	"github.com/qdrant/go-client/qdrant"
 
 	"github.com/recollect-dev/recollect/pkg/lexical"
 	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/store"
 )
 
 // Upsert validates the whole batch, then writes it in one request with
@@ -90,26 +90,8 @@ func checkID(id string) error {
 	return nil
 }
 
-// normalized returns v scaled to unit length, rejecting non-finite values
-// and the zero vector, as the local engine does.
-func normalized(v []float32) ([]float32, error) {
-	var ss float64
-	for i, f := range v {
-		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-			return nil, fmt.Errorf("vector[%d] is not a finite number: %w", i, memory.ErrInvalid)
-		}
-		ss += float64(f) * float64(f)
-	}
-	if ss == 0 {
-		return nil, fmt.Errorf("vector is all zeros, so it has no direction: %w", memory.ErrInvalid)
-	}
-	inv := 1 / math.Sqrt(ss)
-	out := make([]float32, len(v))
-	for i, f := range v {
-		out[i] = float32(float64(f) * inv)
-	}
-	return out, nil
-}
+// normalized is store.Normalized: one rule for every engine.
+func normalized(v []float32) ([]float32, error) { return store.Normalized(v) }
 
 // Delete removes the tenant's memories with these ids; unknown ids and ids
 // of other tenants are left alone.
