@@ -81,15 +81,9 @@ func (q *Query) Routes(handle func(pattern string, h http.Handler)) {
 
 func (q *Query) recall(w http.ResponseWriter, r *http.Request) {
 	var req recall.Request
-	if err := web.DecodeJSON(w, r, &req); err != nil {
-		web.WriteError(w, http.StatusBadRequest, "bad_request", err)
+	if !q.decode(w, r, &req, &req.Tenant) {
 		return
 	}
-	tenant, ok := q.tenant(w, r, req.Tenant)
-	if !ok {
-		return
-	}
-	req.Tenant = tenant
 	resp, err := q.recaller.Recall(r.Context(), req)
 	if err != nil {
 		q.fail(w, r, "recall", err)
@@ -118,6 +112,20 @@ func (q *Query) fail(w http.ResponseWriter, r *http.Request, what string, err er
 // body's or the query's "tenant") and its API key, and validates it. On
 // failure it has answered: 403 for a tenant the key may not act for, 400
 // for a malformed one.
+// decode reads a JSON body into v and resolves the tenant it names in
+// place; on failure it has answered and returns false.
+func (q *Query) decode(w http.ResponseWriter, r *http.Request, v any, tenant *string) bool {
+	if err := web.DecodeJSON(w, r, v); err != nil {
+		web.WriteError(w, http.StatusBadRequest, "bad_request", err)
+		return false
+	}
+	t, ok := q.tenant(w, r, *tenant)
+	if ok {
+		*tenant = t
+	}
+	return ok
+}
+
 func (q *Query) tenant(w http.ResponseWriter, r *http.Request, requested string) (string, bool) {
 	t, err := auth.Tenant(r.Context(), requested)
 	if err == nil && !memory.ValidTenant(t) {
@@ -147,15 +155,9 @@ type TopicsResponse struct {
 
 func (q *Query) topics(w http.ResponseWriter, r *http.Request) {
 	var req TopicsRequest
-	if err := web.DecodeJSON(w, r, &req); err != nil {
-		web.WriteError(w, http.StatusBadRequest, "bad_request", err)
+	if !q.decode(w, r, &req, &req.Tenant) {
 		return
 	}
-	tenant, ok := q.tenant(w, r, req.Tenant)
-	if !ok {
-		return
-	}
-	req.Tenant = tenant
 	if len(req.IDs) > 100 {
 		web.WriteError(w, http.StatusBadRequest, "invalid_request", &memory.FieldError{Field: "ids", Reason: "has more than 100 topic ids"})
 		return
@@ -193,15 +195,9 @@ type ConsolidateRequest struct {
 
 func (q *Query) consolidate(w http.ResponseWriter, r *http.Request) {
 	var req ConsolidateRequest
-	if err := web.DecodeJSON(w, r, &req); err != nil {
-		web.WriteError(w, http.StatusBadRequest, "bad_request", err)
+	if !q.decode(w, r, &req, &req.Tenant) {
 		return
 	}
-	tenant, ok := q.tenant(w, r, req.Tenant)
-	if !ok {
-		return
-	}
-	req.Tenant = tenant
 	id := "manual:" + uuid.NewString()
 	if err := consolidate.Request(r.Context(), q.pub, req.Tenant, id); err != nil {
 		q.fail(w, r, "request epoch", err)
@@ -308,15 +304,9 @@ type LearnRequest struct {
 
 func (q *Query) learn(w http.ResponseWriter, r *http.Request) {
 	var req LearnRequest
-	if err := web.DecodeJSON(w, r, &req); err != nil {
-		web.WriteError(w, http.StatusBadRequest, "bad_request", err)
+	if !q.decode(w, r, &req, &req.Tenant) {
 		return
 	}
-	tenant, ok := q.tenant(w, r, req.Tenant)
-	if !ok {
-		return
-	}
-	req.Tenant = tenant
 	if req.ID == "" {
 		req.ID = uuid.NewString()
 	}
