@@ -56,7 +56,8 @@ func NewRoot() *cobra.Command {
 		Version:       Version,
 	}
 	root.AddCommand(newRunCmd(""), newConfigCmd(), newUsageCmd(), newBenchCmd())
-	root.AddCommand(newEvalCmd())
+	root.AddCommand(newEvalCmd(), newRememberCmd(), newRecallCmd(), newContextCmd(), newResumeCmd(), newTopicsCmd(), newStatsCmd(),
+		newForgetCmd(), newMCPCmd())
 	return root
 }
 

@@ -1,0 +1,91 @@
+package client
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/query"
+)
+
+// ListOptions select a page of GET /v1/memories.
+type ListOptions struct {
+	Tenant    string
+	Namespace string // "" = every namespace (the client's default is not applied)
+	Domain    string
+	Limit     int    // 1-1000, 0 = the server's default (100)
+	After     string // the previous page's Next
+	Archived  bool   // include archived memories
+}
+
+// ListMemories returns one page of the tenant's memories in id order; Next
+// is set when there are more.
+func (c *Client) ListMemories(ctx context.Context, opts ListOptions) (query.ListResponse, error) {
+	q := tenantQuery(c.tenantOr(opts.Tenant))
+	if opts.Namespace != "" {
+		q.Set("namespace", opts.Namespace)
+	}
+	if opts.Domain != "" {
+		q.Set("domain", opts.Domain)
+	}
+	if opts.Limit > 0 {
+		q.Set("limit", strconv.Itoa(opts.Limit))
+	}
+	if opts.After != "" {
+		q.Set("after", opts.After)
+	}
+	if opts.Archived {
+		q.Set("archived", "true")
+	}
+	var resp query.ListResponse
+	if err := c.do(ctx, call{method: http.MethodGet, path: "/v1/memories", query: q, out: &resp, idempotent: true}); err != nil {
+		return resp, fmt.Errorf("list memories: %w", err)
+	}
+	return resp, nil
+}
+
+// Memories iterates over every memory opts selects, page by page (opts.After
+// is where it starts). Iteration stops at the first error, which it yields.
+func (c *Client) Memories(ctx context.Context, opts ListOptions) iter.Seq2[memory.Memory, error] {
+	return func(yield func(memory.Memory, error) bool) {
+		for {
+			page, err := c.ListMemories(ctx, opts)
+			if err != nil {
+				yield(memory.Memory{}, err)
+				return
+			}
+			for _, m := range page.Memories {
+				if !yield(m, nil) {
+					return
+				}
+			}
+			if page.Next == "" {
+				return
+			}
+			opts.After = page.Next
+		}
+	}
+}
+
+// GetMemory reads one memory (GET /v1/memories/{id}); a missing one is
+// ErrNotFound.
+func (c *Client) GetMemory(ctx context.Context, tenant, id string) (memory.Memory, error) {
+	var m memory.Memory
+	if err := c.do(ctx, call{method: http.MethodGet, path: "/v1/memories/" + url.PathEscape(id), query: tenantQuery(c.tenantOr(tenant)), out: &m, idempotent: true}); err != nil {
+		return m, fmt.Errorf("get memory %s: %w", id, err)
+	}
+	return m, nil
+}
+
+// DeleteMemory deletes one memory (DELETE /v1/memories/{id}); a missing one
+// is ErrNotFound.
+func (c *Client) DeleteMemory(ctx context.Context, tenant, id string) error {
+	if err := c.do(ctx, call{method: http.MethodDelete, path: "/v1/memories/" + url.PathEscape(id), query: tenantQuery(c.tenantOr(tenant)), idempotent: true}); err != nil {
+		return fmt.Errorf("delete memory %s: %w", id, err)
+	}
+	return nil
+}

@@ -1,0 +1,154 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/recollect-dev/recollect/pkg/client"
+	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/query"
+	"github.com/recollect-dev/recollect/pkg/recall"
+)
+
+// RecallInput is memory_recall's input.
+type RecallInput struct {
+	Query           string        `json:"query" jsonschema:"what you want to know, in natural language"`
+	K               int           `json:"k,omitempty" jsonschema:"how many memories at most (default: the server's, 9)"`
+	Namespace       string        `json:"namespace,omitempty" jsonschema:"project namespace (default: the connection's); default is always included"`
+	Domains         []string      `json:"domains,omitempty" jsonschema:"only these domains: tool-usage, user-preferences, general"`
+	Types           []memory.Type `json:"types,omitempty" jsonschema:"only these memory types"`
+	Tags            []string      `json:"tags,omitempty" jsonschema:"only memories with these tags"`
+	IncludeArchived bool          `json:"include_archived,omitempty" jsonschema:"also search archived memories"`
+}
+
+// RecallOutput is the ranked memories and the prompt block.
+type RecallOutput struct {
+	Context  string        `json:"context" jsonschema:"the Recalled Context block, ready for a prompt"`
+	Memories []MemoryBrief `json:"memories" jsonschema:"most relevant first"`
+}
+
+func (t *tools) recall(ctx context.Context, req *mcp.CallToolRequest, in RecallInput) (*mcp.CallToolResult, RecallOutput, error) {
+	resp, err := t.clientFor(req).Recall(ctx, recall.Request{Query: in.Query, K: in.K, Namespace: in.Namespace,
+		Filters: recall.Filters{Domains: in.Domains, Types: in.Types, Tags: in.Tags, IncludeArchived: in.IncludeArchived}})
+	if err != nil {
+		return nil, RecallOutput{}, explain(err)
+	}
+	out := RecallOutput{Context: resp.Context, Memories: make([]MemoryBrief, len(resp.Memories))}
+	var b strings.Builder
+	if len(resp.Memories) == 0 {
+		b.WriteString("No memories match.")
+	} else {
+		b.WriteString(strings.TrimSpace(resp.Context))
+		b.WriteString("\n\nMemories, most relevant first (id: content):\n")
+	}
+	for i, r := range resp.Memories {
+		out.Memories[i] = brief(r.Memory)
+		out.Memories[i].Score = r.Score
+		fmt.Fprintf(&b, "%d. %s: %s [%s/%s, score %.2f]\n", i+1, r.Memory.ID, r.Memory.Content, r.Memory.Domain, r.Memory.Type, r.Score)
+	}
+	return text(strings.TrimSpace(b.String())), out, nil
+}
+
+// ResumeInput is memory_resume's input.
+type ResumeInput struct {
+	SessionID string `json:"session_id,omitempty" jsonschema:"the session being resumed"`
+	Namespace string `json:"namespace,omitempty" jsonschema:"project namespace (default: the connection's)"`
+}
+
+// ResumeOutput is the session-recovery summary.
+type ResumeOutput struct {
+	Text     string               `json:"text"`
+	Core     []MemoryBrief        `json:"core"`
+	Recent   []MemoryBrief        `json:"recent"`
+	Topics   []client.ResumeTopic `json:"topics"`
+	Triggers []string             `json:"triggers"`
+}
+
+func (t *tools) resume(ctx context.Context, req *mcp.CallToolRequest, in ResumeInput) (*mcp.CallToolResult, ResumeOutput, error) {
+	resp, err := t.clientFor(req).Resume(ctx, client.ResumeRequest{SessionID: in.SessionID, Namespace: in.Namespace})
+	if err != nil {
+		return nil, ResumeOutput{}, explain(err)
+	}
+	out := ResumeOutput{Text: resp.Text, Core: briefs(resp.Core), Recent: briefs(resp.Recent), Topics: resp.Topics, Triggers: resp.Triggers}
+	if out.Text == "" {
+		out.Text = "Nothing to resume yet."
+	}
+	return text(out.Text), out, nil
+}
+
+// StatsInput is memory_stats's input (none).
+type StatsInput struct{}
+
+// StatsOutput counts the tenant's memories.
+type StatsOutput struct {
+	Tenant   string         `json:"tenant"`
+	Memories int            `json:"memories"`
+	Archived int            `json:"archived"`
+	Domains  map[string]int `json:"domains"`
+	Types    map[string]int `json:"types"`
+	Kinds    map[string]int `json:"kinds"`
+	Layers   map[string]int `json:"layers"`
+	Chars    int            `json:"chars"`
+	Tokens   int            `json:"tokens" jsonschema:"approximate: characters / 4"`
+}
+
+func (t *tools) stats(ctx context.Context, req *mcp.CallToolRequest, _ StatsInput) (*mcp.CallToolResult, StatsOutput, error) {
+	s, err := t.clientFor(req).Stats(ctx, "")
+	if err != nil {
+		return nil, StatsOutput{}, explain(err)
+	}
+	out := StatsOutput{Tenant: s.Tenant, Memories: s.Memories, Archived: s.Archived, Domains: nonNil(s.Domains), Types: nonNil(s.Types),
+		Kinds: nonNil(s.Kinds), Layers: nonNil(s.Layers), Chars: s.Chars, Tokens: (s.Chars + 3) / 4}
+	txt := fmt.Sprintf("%d memories (%d archived), about %d tokens.\nby domain: %s\nby type: %s\nby layer: %s",
+		out.Memories, out.Archived, out.Tokens, counts(out.Domains), counts(out.Types), counts(out.Layers))
+	return text(txt), out, nil
+}
+
+// ConsolidateInput is memory_consolidate's input (none).
+type ConsolidateInput struct{}
+
+// ConsolidateOutput names the requested epoch.
+type ConsolidateOutput struct {
+	Status string `json:"status" jsonschema:"requested: the epoch runs in the background"`
+	Epoch  string `json:"epoch"`
+}
+
+func (t *tools) consolidate(ctx context.Context, req *mcp.CallToolRequest, _ ConsolidateInput) (*mcp.CallToolResult, ConsolidateOutput, error) {
+	resp, err := t.clientFor(req).Consolidate(ctx, query.ConsolidateRequest{})
+	if err != nil {
+		return nil, ConsolidateOutput{}, explain(err)
+	}
+	return text("Consolidation epoch " + resp.Epoch + " requested; it runs in the background."), ConsolidateOutput{Status: "requested", Epoch: resp.Epoch}, nil
+}
+
+// nonNil keeps the structured output valid: a JSON object, never null.
+func nonNil(m map[string]int) map[string]int {
+	if m == nil {
+		return map[string]int{}
+	}
+	return m
+}
+
+// counts renders a count map as "a 3, b 1", largest first.
+func counts(m map[string]int) string {
+	keys := slices.Collect(maps.Keys(m))
+	slices.SortFunc(keys, func(a, b string) int {
+		if m[a] != m[b] {
+			return m[b] - m[a]
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
