@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -43,10 +44,21 @@ type App struct {
 	// queryModel is the same model recorded under the query component.
 	queryModel embed.Embedder
 	caches     []*cache.Embedder
+
+	queryRoutes []func(handle func(pattern string, h http.Handler), baseURL string)
+}
+
+// Option adjusts an App.
+type Option func(*App)
+
+// WithQueryRoutes mounts more routes when the query module starts; they get
+// the listener's base URL, e.g. to call this process's own API (MCP).
+func WithQueryRoutes(mount func(handle func(pattern string, h http.Handler), baseURL string)) Option {
+	return func(a *App) { a.queryRoutes = append(a.queryRoutes, mount) }
 }
 
 // New validates the configuration and builds the module table.
-func New(cfg Config, log *slog.Logger) (*App, error) {
+func New(cfg Config, log *slog.Logger, opts ...Option) (*App, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -64,6 +76,9 @@ func New(cfg Config, log *slog.Logger) (*App, error) {
 	a.auth = authn
 	a.web = web.New(cfg.Web, reg, a.ready, log)
 	a.web.Use(authn.Middleware)
+	for _, o := range opts {
+		o(a)
+	}
 	a.registerModules()
 	return a, nil
 }

@@ -314,5 +314,8 @@ func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
 		return nil, err
 	}
 	asm.Routes(a.web.Handle, auth.Tenant)
+	for _, mount := range a.queryRoutes {
+		mount(a.web.Handle, a.web.URL())
+	}
 	return nil, nil
 }

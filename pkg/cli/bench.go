@@ -10,6 +10,7 @@ func newBenchCmd() *cobra.Command {
 		Short: "Measure Recollect on this machine",
 	}
 	cmd.AddCommand(newBenchIngestCmd())
+	cmd.AddCommand(newBenchExtractCmd())
 	cmd.AddCommand(newBenchEmbedCmd())
 	cmd.AddCommand(newBenchStoreCmd())
 	cmd.AddCommand(newBenchRecallCmd())

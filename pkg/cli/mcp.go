@@ -2,6 +2,7 @@ package cli
 
 import (
 	"io"
+	"log/slog"
 	"net/http"
 	"os/signal"
 	"syscall"
@@ -68,4 +69,13 @@ func writeCloser(w io.Writer) io.WriteCloser {
 		return wc
 	}
 	return nopWriteCloser{w}
+}
+
+// mountMCP serves the MCP tools over streamable HTTP at /mcp on the query
+// service; they call this process's own API on loopback, so auth, limits and
+// tenancy apply to them unchanged.
+func mountMCP(log *slog.Logger) func(handle func(string, http.Handler), baseURL string) {
+	return func(handle func(string, http.Handler), baseURL string) {
+		handle("/mcp", mcpserver.Handler(client.New(baseURL), mcpserver.WithLogger(log)))
+	}
 }

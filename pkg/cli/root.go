@@ -107,7 +107,7 @@ func newRunCmd(target string) *cobra.Command {
 			return err
 		}
 		defer func() { _ = shutdown(context.WithoutCancel(ctx)) }()
-		a, err := app.New(cfg, log)
+		a, err := app.New(cfg, log, app.WithQueryRoutes(mountMCP(log)))
 		if err != nil {
 			return err
 		}

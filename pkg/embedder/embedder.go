@@ -161,6 +161,10 @@ func (e *Embedder) upsert(ctx context.Context, f *memory.FactMessage) error {
 	existing, err := e.store.Get(ctx, m.Tenant, m.ID)
 	switch {
 	case err == nil:
+		if replacesContent(existing, m) {
+			defer unlock()
+			return e.replace(ctx, existing, m, f.SourceEvent)
+		}
 		unlock()
 		return e.reinforce(ctx, existing, m, f.SourceEvent, "duplicate")
 	case !errors.Is(err, store.ErrNotFound):
@@ -218,6 +222,7 @@ func (e *Embedder) reinforce(ctx context.Context, m, seen memory.Memory, source,
 	}
 	if !m.HasSource(source) {
 		m.RepetitionCount++
+		boostStyle(&m)
 		m.AddSource(source)
 		if ts := seen.CreatedAt; ts.After(m.ModifiedAt) {
 			m.ModifiedAt = ts
