@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -12,7 +13,15 @@ func (r *Recaller) Block(results []Result) string {
 	}
 	byDomain := map[string][]string{}
 	for _, res := range results {
+		// Transcript chunks are searchable but never injected (Nebo), and
+		// archived memories are never auto-injected.
+		if res.Memory.Archived || slices.Contains(res.Memory.Tags, TranscriptTag) {
+			continue
+		}
 		byDomain[res.Memory.Domain] = append(byDomain[res.Memory.Domain], res.Memory.Content)
+	}
+	if len(byDomain) == 0 {
+		return ""
 	}
 	var b strings.Builder
 	b.WriteString("## Recalled Context\nReference only if directly relevant to the current discussion.\n")

@@ -94,4 +94,11 @@ func TestCapPerDomainAndBlock(t *testing.T) {
 	if r.Block(nil) != "" {
 		t.Fatal("empty results give a block")
 	}
+	hidden := []Result{
+		{Memory: memory.Memory{ID: "t", Domain: "general", Content: "user: hi", Tags: []string{TranscriptTag}}},
+		{Memory: memory.Memory{ID: "a", Domain: "general", Content: "old fact", Archived: true}},
+	}
+	if b := r.Block(hidden); b != "" {
+		t.Fatalf("transcript chunks or archived memories injected:\n%s", b)
+	}
 }

@@ -38,7 +38,9 @@ var (
 	// phraseEnd words close a noun phrase ("instructions and …", "rules above").
 	phraseEnd = setOf("", ".", ",", ";", ":", "!", "?", "and", "or", "then", "now", "instead", "completely",
 		"entirely", "altogether", "above", "below", "you", "that", "which", "so", "because", "in", "from",
-		"about", "for", "of", "on", "at", "to", "with", "given", "immediately")
+		"about", "for", "of", "on", "at", "to", "with", "given", "immediately",
+		// a condition only says when to drop the instructions
+		"whenever", "when", "if", "unless", "once", "while", "after", "every", "each", "any")
 	// clauseEnd words end the clause: nothing scopes the noun.
 	clauseEnd = setOf("", ".", ",", ";", ":", "!", "?", "and", "then", "now", "instead", "completely",
 		"entirely", "altogether", "above", "you", "that", "which", "immediately")
