@@ -14,45 +14,14 @@ import (
 
 	"github.com/recollect-dev/recollect/pkg/lexical"
 	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/store/storetest"
 )
 
 var testTime = time.Date(2025, 3, 14, 15, 9, 26, 535_123_456, time.UTC)
 
 // fullMemory sets every field, with awkward values where they exist.
 func fullMemory() memory.Memory {
-	invalid := testTime.Add(72 * time.Hour)
-	return memory.Memory{
-		ID:              memory.DeterministicID("qdrant-test", "full"),
-		Tenant:          "acme",
-		Namespace:       "proj/alpha:web",
-		Subject:         "user-42",
-		Channel:         "cli",
-		Session:         "sess-7",
-		Key:             "editor/theme",
-		Content:         "Prefers dark themes in every editor — “always”.",
-		Domain:          memory.DomainUserPreferences,
-		Type:            memory.TypePreference,
-		Kind:            memory.KindSemantic,
-		Layer:           memory.LayerCore,
-		Importance:      0.875,
-		Confidence:      memory.ConfidenceExplicit,
-		AccessCount:     3,
-		RepetitionCount: 2,
-		SuccessCount:    1,
-		Tags:            []string{"ui", "editor"},
-		Scope:           []string{"src/**/*.go", "*.md"},
-		Evidence:        "user: I always use dark themes",
-		SourceIDs:       []string{"msg-1", "msg-2"},
-		Source:          memory.SourceTurn,
-		CreatedAt:       testTime,
-		ModifiedAt:      testTime.Add(time.Hour),
-		LastAccessed:    testTime.Add(2 * time.Hour),
-		ValidFrom:       testTime.Add(-time.Hour),
-		InvalidAt:       &invalid,
-		Archived:        true,
-		EmbeddingModel:  "all-MiniLM-L6-v2",
-		Vector:          []float32{0.6, 0, 0.8, 0},
-	}
+	return storetest.FullMemory(memory.DeterministicID("qdrant-test", "full"), "acme", testTime, []float32{0.6, 0, 0.8, 0})
 }
 
 func TestPayloadRoundTrip(t *testing.T) {

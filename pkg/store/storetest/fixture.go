@@ -54,9 +54,16 @@ func (e *env) basic(t *testing.T, tenant string, n int, v []float32) memory.Memo
 
 // full returns a memory with every field set, its vector unit length.
 func (e *env) full(t *testing.T, tenant string, n int) memory.Memory {
-	invalid := baseTime.Add(72 * time.Hour)
+	return FullMemory(id(t, n), tenant, baseTime, e.vec(0.6, 0, 0.8, 0))
+}
+
+// FullMemory is a memory with every field set, with awkward values where
+// they exist (non-ASCII content, archived, invalidated), for round-trip
+// tests of any engine.
+func FullMemory(id, tenant string, base time.Time, vec []float32) memory.Memory {
+	invalid := base.Add(72 * time.Hour)
 	return memory.Memory{
-		ID:              id(t, n),
+		ID:              id,
 		Tenant:          tenant,
 		Namespace:       "proj/alpha:web",
 		Subject:         "user-42",
@@ -78,14 +85,14 @@ func (e *env) full(t *testing.T, tenant string, n int) memory.Memory {
 		Evidence:        "user: I always use dark themes",
 		SourceIDs:       []string{"msg-1", "msg-2"},
 		Source:          memory.SourceTurn,
-		CreatedAt:       baseTime,
-		ModifiedAt:      baseTime.Add(time.Hour),
-		LastAccessed:    baseTime.Add(2 * time.Hour),
-		ValidFrom:       baseTime.Add(-time.Hour),
+		CreatedAt:       base,
+		ModifiedAt:      base.Add(time.Hour),
+		LastAccessed:    base.Add(2 * time.Hour),
+		ValidFrom:       base.Add(-time.Hour),
 		InvalidAt:       &invalid,
 		Archived:        true,
 		EmbeddingModel:  "all-MiniLM-L6-v2",
-		Vector:          e.vec(0.6, 0, 0.8, 0),
+		Vector:          vec,
 	}
 }
 
