@@ -299,6 +299,7 @@ func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.SetLogger(a.log)
 	trees, err := topiary.OpenTrees(ctx, a.bus.JetStream())
 	if err != nil {
 		return nil, err
@@ -317,5 +318,6 @@ func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
 	for _, mount := range a.queryRoutes {
 		mount(a.web.Handle, a.web.URL())
 	}
-	return nil, nil
+	// Stopping waits for access touches in flight, before the store closes.
+	return modules.Funcs{StopFunc: func(context.Context) error { r.Wait(); return nil }}, nil
 }

@@ -12,8 +12,9 @@ import (
 	"github.com/recollect-dev/recollect/pkg/web"
 )
 
-// openPaths answer without a key: probes and scrapers carry none.
-var openPaths = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": true}
+// openPaths answer without a key: probes and scrapers carry none, and the
+// API description is public.
+var openPaths = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": true, "/openapi.json": true}
 
 // realm is sent in every WWW-Authenticate challenge.
 const realm = `Bearer realm="recollect"`

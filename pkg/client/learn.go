@@ -13,15 +13,13 @@ import (
 )
 
 // LearnResponse is the answer of POST /v1/memories: the event id and the id
-// the memory will have once stored.
-type LearnResponse struct {
-	ID       string `json:"id"`
-	MemoryID string `json:"memory_id"`
-}
+// the memory will have once stored; with req.Wait, the stored memory too.
+type LearnResponse = query.LearnResponse
 
 // Learn stores an explicit memory (POST /v1/memories). It is queued, not
-// stored, when Learn returns; GetMemory(resp.MemoryID) finds it a moment
-// later. A missing req.ID is filled in before the first attempt so that a
+// stored, when Learn returns, unless req.Wait: then the answer carries the
+// stored memory (or Stored false if req.Timeout ran out first). Otherwise
+// GetMemory(resp.MemoryID) finds it a moment later. A missing req.ID is filled in before the first attempt so that a
 // resend is the same event.
 func (c *Client) Learn(ctx context.Context, req query.LearnRequest) (LearnResponse, error) {
 	if req.ID == "" {

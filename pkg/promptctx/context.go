@@ -78,7 +78,8 @@ func (a *Assembler) Context(ctx context.Context, req ContextRequest) (ContextRes
 	})
 	if queried {
 		g.Go(func() error {
-			rr := recall.Request{Tenant: req.Tenant, Namespace: req.Namespace, Query: req.Query, K: a.cfg.RecallK, PerDomain: a.cfg.RecallK}
+			// Dry: assembling a prompt block is read-only (no access touches).
+			rr := recall.Request{Tenant: req.Tenant, Namespace: req.Namespace, Query: req.Query, K: a.cfg.RecallK, PerDomain: a.cfg.RecallK, Dry: true}
 			if req.Subject != "" {
 				rr.Filters.Subjects = subjects(req.Subject)
 			}

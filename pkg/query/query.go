@@ -74,7 +74,9 @@ func (q *Query) Routes(handle func(pattern string, h http.Handler)) {
 	route("POST /v1/consolidate", q.consolidate)
 	route("GET /v1/memories", q.list)
 	route("POST /v1/memories", q.learn)
+	route("DELETE /v1/memories", q.deleteByPrefix)
 	route("GET /v1/memories/{id}", q.get)
+	route("GET /v1/memories/{id}/history", q.history)
 	route("DELETE /v1/memories/{id}", q.delete)
 	route("GET /v1/stats", q.stats)
 }
@@ -299,7 +301,25 @@ type LearnRequest struct {
 	Subject   string `json:"subject,omitempty"`
 	Channel   string `json:"channel,omitempty"`
 	SessionID string `json:"session_id,omitempty"`
+	// Wait asks for the answer once the memory is stored (as does the query
+	// parameter wait=true); Timeout bounds that wait, a Go duration
+	// (default 10s, at most 30s; also the query parameter timeout).
+	Wait    bool   `json:"wait,omitempty"`
+	Timeout string `json:"timeout,omitempty"`
 	memory.MemoryInput
+}
+
+// LearnResponse is the answer of POST /v1/memories: 202 with the event id
+// and the id the memory will have; with wait, 201 and the stored memory
+// (Stored), or 202 with Stored false when the wait timed out. Merged says
+// a near-duplicate absorbed the memory: MemoryID is then the absorbing
+// memory's id.
+type LearnResponse struct {
+	ID       string         `json:"id"`
+	MemoryID string         `json:"memory_id"`
+	Stored   *bool          `json:"stored,omitempty"`
+	Merged   bool           `json:"merged,omitempty"`
+	Memory   *memory.Memory `json:"memory,omitempty"`
 }
 
 func (q *Query) learn(w http.ResponseWriter, r *http.Request) {
@@ -309,6 +329,10 @@ func (q *Query) learn(w http.ResponseWriter, r *http.Request) {
 	}
 	if req.ID == "" {
 		req.ID = uuid.NewString()
+	}
+	wait, timeout, ok := learnWaitOptions(w, r, &req)
+	if !ok {
+		return
 	}
 	in := req.MemoryInput
 	e := memory.Event{ID: req.ID, Type: memory.EventMemory, Tenant: req.Tenant, Namespace: req.Namespace, Subject: req.Subject,
@@ -326,7 +350,12 @@ func (q *Query) learn(w http.ResponseWriter, r *http.Request) {
 		q.fail(w, r, "learn", err)
 		return
 	}
-	web.WriteJSON(w, http.StatusAccepted, map[string]string{"id": req.ID, "memory_id": memory.MemoryID(e.Tenant, e.Namespace, e.Subject, in.Content)})
+	resp := LearnResponse{ID: req.ID, MemoryID: memory.MemoryID(e.Tenant, e.Namespace, e.Subject, in.Content)}
+	if !wait {
+		web.WriteJSON(w, http.StatusAccepted, resp)
+		return
+	}
+	q.awaitStored(w, r, &e, resp, timeout)
 }
 
 // Stats counts a tenant's memories.

@@ -6,9 +6,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -116,6 +118,10 @@ type Recaller struct {
 	model   embed.Embedder
 	domains *domains.Registry
 	now     func() time.Time
+	log     *slog.Logger
+
+	touching chan struct{} // slots for touch batches in flight
+	touches  sync.WaitGroup
 }
 
 // New builds a Recaller.
@@ -123,7 +129,8 @@ func New(cfg Config, st store.Store, model embed.Embedder, reg *domains.Registry
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &Recaller{cfg: cfg, store: st, model: model, domains: reg, now: now}, nil
+	return &Recaller{cfg: cfg, store: st, model: model, domains: reg, now: now,
+		log: slog.New(slog.DiscardHandler), touching: make(chan struct{}, maxTouching)}, nil
 }
 
 // Normalize fills defaults and validates a request.
@@ -182,6 +189,9 @@ func (r *Recaller) Recall(ctx context.Context, req Request) (Response, error) {
 		perDomain = req.PerDomain
 	}
 	results = capPerDomain(results, perDomain, total)
+	if !req.Dry {
+		r.touch(ctx, req.Tenant, results)
+	}
 	for i := range results {
 		results[i].Memory.Vector = nil
 	}

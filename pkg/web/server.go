@@ -10,12 +10,15 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/spf13/pflag"
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
+
+	"github.com/recollect-dev/recollect/pkg/openapi"
 )
 
 // Config is the listener's configuration.
@@ -65,6 +68,9 @@ type Server struct {
 	failed   chan error
 	wrap     []func(http.Handler) http.Handler
 	Registry *prometheus.Registry
+
+	mu       sync.Mutex
+	patterns []string
 }
 
 // New builds the server; ready answers /readyz (nil = ready).
@@ -84,6 +90,8 @@ func New(cfg Config, reg *prometheus.Registry, ready func() error, log *slog.Log
 		_, _ = w.Write([]byte("ready\n"))
 	})
 	s.mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
+	s.mux.Handle("GET /openapi.json", openapi.Handler())
+	s.patterns = []string{"GET /healthz", "GET /readyz", "GET /metrics", "GET /openapi.json"}
 	return s
 }
 
@@ -92,6 +100,17 @@ func New(cfg Config, reg *prometheus.Registry, ready func() error, log *slog.Log
 func (s *Server) Handle(pattern string, h http.Handler) {
 	name := pattern
 	s.mux.Handle(pattern, otelhttp.NewHandler(h, name))
+	s.mu.Lock()
+	s.patterns = append(s.patterns, pattern)
+	s.mu.Unlock()
+}
+
+// Patterns lists every registered route pattern, the probes included, in
+// registration order (so the API description can be checked against them).
+func (s *Server) Patterns() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.patterns...)
 }
 
 // Use wraps every route, the probes included, in mw (e.g. authentication);

@@ -1,0 +1,181 @@
+package openapi_test
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/recollect-dev/recollect/pkg/ingest"
+	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/openapi"
+	"github.com/recollect-dev/recollect/pkg/promptctx"
+	"github.com/recollect-dev/recollect/pkg/query"
+	"github.com/recollect-dev/recollect/pkg/recall"
+	"github.com/recollect-dev/recollect/pkg/topics"
+	"github.com/recollect-dev/recollect/pkg/web"
+)
+
+func parseDocument(t *testing.T, data []byte) doc {
+	t.Helper()
+	var d doc
+	if err := json.Unmarshal(data, &d); err != nil {
+		t.Fatalf("parse openapi.json: %v", err)
+	}
+	if d["openapi"] != "3.1.0" {
+		t.Fatalf("openapi version %v, want 3.1.0", d["openapi"])
+	}
+	if v, _ := d.obj("info")["version"].(string); v == "" {
+		t.Fatal("info.version is empty")
+	}
+	if s := d.obj("components", "securitySchemes", "bearer"); s["type"] != "http" || s["scheme"] != "bearer" {
+		t.Fatalf("bearer security scheme: %v", s)
+	}
+	return d
+}
+
+// jsonFields lists a struct's JSON names (embedded structs flattened) and
+// whether each is always present when encoded (no omitempty/omitzero).
+func jsonFields(typ reflect.Type) map[string]bool {
+	out := map[string]bool{}
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		tag := f.Tag.Get("json")
+		name, opts, _ := strings.Cut(tag, ",")
+		if name == "-" {
+			continue
+		}
+		if f.Anonymous && name == "" {
+			for k, v := range jsonFields(f.Type) {
+				out[k] = v
+			}
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		out[name] = !strings.Contains(opts, "omitempty") && !strings.Contains(opts, "omitzero")
+	}
+	return out
+}
+
+// TestSchemasMatchGoTypes keeps the hand-written schemas honest: each
+// documents exactly the JSON fields of its Go type, and a response schema
+// requires exactly the fields that are always encoded.
+func TestSchemasMatchGoTypes(t *testing.T) {
+	d := parseDocument(t, openapi.Document())
+	tests := []struct {
+		schema   string
+		value    any
+		response bool
+	}{
+		{"Error", web.Error{}, true},
+		{"Event", memory.Event{}, false},
+		{"Message", memory.Message{}, false},
+		{"MemoryInput", memory.MemoryInput{}, false},
+		{"Feedback", memory.Feedback{}, false},
+		{"EventsResponse", ingest.Response{}, true},
+		{"Memory", memory.Memory{}, true},
+		{"RecallRequest", recall.Request{}, false},
+		{"RecallFilters", recall.Filters{}, false},
+		{"Weights", recall.Weights{}, true},
+		{"RecallResult", recall.Result{}, true},
+		{"RecallResponse", recall.Response{}, true},
+		{"ContextRequest", promptctx.ContextRequest{}, false},
+		{"ContextResponse", promptctx.ContextResponse{}, true},
+		{"IncludedMemory", promptctx.Included{}, true},
+		{"ResumeResponse", promptctx.ResumeResponse{}, true},
+		{"TopicSummary", promptctx.TopicSummary{}, true},
+		{"TopicsRequest", query.TopicsRequest{}, false},
+		{"TopicsResponse", query.TopicsResponse{}, true},
+		{"TopicNode", topics.Node{}, true},
+		{"ConsolidateRequest", query.ConsolidateRequest{}, false},
+		{"LearnRequest", query.LearnRequest{}, false},
+		{"ListResponse", query.ListResponse{}, true},
+		{"Stats", query.Stats{}, true},
+		{"LearnResponse", query.LearnResponse{}, true},
+		{"DeleteResponse", query.DeleteResponse{}, true},
+		{"History", query.History{}, true},
+	}
+	documented := d.obj("components", "schemas")
+	covered := map[string]bool{}
+	for _, tt := range tests {
+		t.Run(tt.schema, func(t *testing.T) {
+			covered[tt.schema] = true
+			s := d.obj("components", "schemas", tt.schema)
+			if s == nil {
+				t.Fatalf("schema %s is not documented", tt.schema)
+			}
+			fields := jsonFields(reflect.TypeOf(tt.value))
+			props, _ := s["properties"].(map[string]any)
+			for name := range fields {
+				if _, ok := props[name]; !ok {
+					t.Errorf("field %q of the Go type is not documented", name)
+				}
+			}
+			for name := range props {
+				if _, ok := fields[name]; !ok {
+					t.Errorf("documented property %q is not a field of the Go type", name)
+				}
+			}
+			required := asStrings(s["required"])
+			for _, r := range required {
+				if _, ok := fields[r]; !ok {
+					t.Errorf("required property %q is not a field", r)
+				}
+			}
+			if !tt.response {
+				return
+			}
+			for name, always := range fields {
+				if always != slices.Contains(required, name) {
+					t.Errorf("property %q: always encoded %v, but required %v", name, always, !always)
+				}
+			}
+		})
+	}
+	// Schemas without a Go type of their own are composites or envelopes.
+	for name := range documented {
+		switch {
+		case covered[name], name == "EventBatch", name == "ConsolidateResponse":
+		default:
+			t.Errorf("schema %s is not checked against a Go type", name)
+		}
+	}
+}
+
+// TestEventLimits pins the documented event limits to memory's constants.
+func TestEventLimits(t *testing.T) {
+	d := parseDocument(t, openapi.Document())
+	num := func(s map[string]any, k string) int {
+		f, _ := s[k].(float64)
+		return int(f)
+	}
+	ev := d.obj("components", "schemas", "Event", "properties")
+	in := d.obj("components", "schemas", "MemoryInput", "properties")
+	tests := []struct {
+		name string
+		got  int
+		want int
+	}{
+		{"event content maxLength", num(ev["content"].(map[string]any), "maxLength"), memory.MaxContentChars},
+		{"event id maxLength", num(ev["id"].(map[string]any), "maxLength"), memory.MaxIDChars},
+		{"event subject maxLength", num(ev["subject"].(map[string]any), "maxLength"), memory.MaxNameChars},
+		{"memory content maxLength", num(in["content"].(map[string]any), "maxLength"), memory.MaxContentChars},
+		{"memory key maxLength", num(in["key"].(map[string]any), "maxLength"), memory.MaxKeyChars},
+		{"memory tags maxItems", num(in["tags"].(map[string]any), "maxItems"), memory.MaxTags},
+		{"memory tag maxLength", num(in["tags"].(map[string]any)["items"].(map[string]any), "maxLength"), memory.MaxTagChars},
+		{"batch maxItems", num(d.obj("components", "schemas", "EventBatch", "properties", "events"), "maxItems"), memory.MaxEventsBatch},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.got != tt.want {
+				t.Fatalf("documented %d, code says %d", tt.got, tt.want)
+			}
+		})
+	}
+}
