@@ -2,47 +2,19 @@ package recall
 
 import (
 	"context"
-	"hash/fnv"
-	"math"
+	"github.com/recollect-dev/recollect/internal/embedtest"
 	"testing"
 	"time"
 
 	"github.com/recollect-dev/recollect/pkg/domains"
-	"github.com/recollect-dev/recollect/pkg/lexical"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/store/local"
 )
 
-// termEmbedder is a real, if crude, embedder: a normalised bag of hashed
-// terms, so texts sharing terms are close.
-type termEmbedder struct{}
+// termEmbedder is the shared deterministic test embedder.
+type termEmbedder = embedtest.Terms
 
-const termDim = 256
-
-func (termEmbedder) Dim() int      { return termDim }
-func (termEmbedder) Model() string { return "terms" }
-func (termEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
-	out := make([][]float32, len(texts))
-	for i, t := range texts {
-		v := make([]float32, termDim)
-		for _, term := range lexical.Terms(t) {
-			h := fnv.New32a()
-			h.Write([]byte(term))
-			v[h.Sum32()%termDim]++
-		}
-		var n float64
-		for _, x := range v {
-			n += float64(x * x)
-		}
-		if n > 0 {
-			for j := range v {
-				v[j] /= float32(math.Sqrt(n))
-			}
-		}
-		out[i] = v
-	}
-	return out, nil
-}
+const termDim = embedtest.TermDim
 
 func TestRecallTouchesStrongHits(t *testing.T) {
 	ctx := context.Background()
