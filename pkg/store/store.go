@@ -69,6 +69,15 @@ type Store interface {
 	Upsert(ctx context.Context, mems []memory.Memory) error
 	Get(ctx context.Context, tenant, id string) (memory.Memory, error)
 	Delete(ctx context.Context, tenant string, ids ...string) error
+	// UpdatePayload rewrites every field but the vector of the tenant's
+	// memories with these ids (counters, importance, layer, archived,
+	// timestamps), keeping the stored vector: bookkeeping never re-embeds and
+	// never puts back a vector a concurrent re-embedding replaced. The text a
+	// memory is indexed by (lexical.SameText) must be unchanged, or the batch
+	// is refused with memory.ErrInvalid and nothing is written; text changes
+	// go through Upsert. Ids the tenant does not hold are skipped, never
+	// created. A nil error means durable.
+	UpdatePayload(ctx context.Context, tenant string, mems []memory.Memory) error
 	Search(ctx context.Context, q Query) ([]Hit, error)
 	// SearchText ranks the tenant's memories matching q.Filter by BM25 over
 	// their lexical.MemoryVector. IDF counts the tenant's memories, archived
@@ -81,4 +90,23 @@ type Store interface {
 	Count(ctx context.Context, tenant string, f Filter) (int, error)
 	Tenants(ctx context.Context) ([]string, error)
 	Close() error
+}
+
+// HybridQuery asks for both recall channels of one query: the dense search
+// by Vector and the lexical search by Text, each up to K hits, under one
+// filter.
+type HybridQuery struct {
+	Tenant string
+	Vector []float32
+	Text   string
+	K      int
+	Filter Filter
+}
+
+// HybridSearcher is a store that answers both channels of a HybridQuery in
+// one round trip (Qdrant's batched Query API). The results are exactly what
+// Search and SearchText would return; callers fall back to those two calls
+// when a store does not have it.
+type HybridSearcher interface {
+	SearchHybrid(ctx context.Context, q HybridQuery) (dense, lexical []Hit, err error)
 }

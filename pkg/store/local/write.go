@@ -35,17 +35,10 @@ func (s *Store) Upsert(ctx context.Context, mems []memory.Memory) error {
 		stripMonotonic(&m)
 		batch[i] = m
 	}
-	lex := memoryVectors(batch)
-	frame, sizes, err := encodeUpsert(newFrame(len(batch)*(512+4*len(batch[0].Vector))), batch)
+	enc, err := encodeBatch(batch, "upsert")
 	if err != nil {
-		return fmt.Errorf("upsert: %w", err)
+		return err
 	}
-	if n := len(frame) - frameHeaderLen; n > maxFrameLen {
-		return fmt.Errorf("upsert batch of %d memories encodes to %d bytes, over the %d limit: %w",
-			len(batch), n, maxFrameLen, memory.ErrInvalid)
-	}
-	sealFrame(frame)
-
 	s.writeMu.Lock()
 	if err := s.writable(); err != nil {
 		s.writeMu.Unlock()
@@ -55,18 +48,44 @@ func (s *Store) Upsert(ctx context.Context, mems []memory.Memory) error {
 		s.writeMu.Unlock()
 		return fmt.Errorf("upsert: %w", err)
 	}
+	return s.commit(batch, enc, "upsert")
+}
+
+// encoded is a batch's sealed log frame with what applying it needs.
+type encoded struct {
+	frame []byte
+	sizes []int
+	lex   []lexical.SparseVector
+}
+
+// encodeBatch encodes a validated batch as one sealed frame.
+func encodeBatch(batch []memory.Memory, what string) (encoded, error) {
+	frame, sizes, err := encodeUpsert(newFrame(len(batch)*(512+4*len(batch[0].Vector))), batch)
+	if err != nil {
+		return encoded{}, fmt.Errorf("%s: %w", what, err)
+	}
+	if n := len(frame) - frameHeaderLen; n > maxFrameLen {
+		return encoded{}, fmt.Errorf("%s batch of %d memories encodes to %d bytes, over the %d limit: %w",
+			what, len(batch), n, maxFrameLen, memory.ErrInvalid)
+	}
+	return encoded{frame: sealFrame(frame), sizes: sizes, lex: memoryVectors(batch)}, nil
+}
+
+// commit logs an encoded batch, applies it, releases writeMu (which the
+// caller holds) and returns once the frame is durable.
+func (s *Store) commit(batch []memory.Memory, enc encoded, what string) error {
 	w := s.wal
-	end, err := w.append(frame)
+	end, err := w.append(enc.frame)
 	if err != nil {
 		s.failed = err
 		s.writeMu.Unlock()
-		return fmt.Errorf("upsert: %w", err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
-	s.apply(batch, sizes, lex)
+	s.apply(batch, enc.sizes, enc.lex)
 	s.maybeCompact()
 	s.writeMu.Unlock()
 	if err := w.sync(end); err != nil {
-		return fmt.Errorf("upsert: %w", err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	return nil
 }

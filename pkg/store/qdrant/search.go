@@ -18,6 +18,72 @@ func (s *Store) Search(ctx context.Context, q store.Query) ([]store.Hit, error) 
 	if err := s.usable(ctx); err != nil {
 		return nil, err
 	}
+	req, err := s.denseRequest(q)
+	if err != nil {
+		return nil, err
+	}
+	return s.query(ctx, "search tenant "+q.Tenant, req)
+}
+
+// SearchText ranks the tenant's memories matching q.Filter by BM25: the
+// query's lexical.QueryVector against the bm25 sparse vectors, which Qdrant
+// weighs by IDF. A text of only stopwords has no terms and matches nothing.
+func (s *Store) SearchText(ctx context.Context, q store.TextQuery) ([]store.Hit, error) {
+	if err := s.usable(ctx); err != nil {
+		return nil, err
+	}
+	req, err := s.textRequest(q)
+	if err != nil || req == nil {
+		return nil, err
+	}
+	return s.query(ctx, "search text in tenant "+q.Tenant, req)
+}
+
+// SearchHybrid runs the dense and the BM25 query of q as one QueryBatch
+// request, one round trip for both recall channels. Recall fuses the two
+// lists itself, because every result explains its score by channel; a
+// server-side fusion (prefetch + RRF) would hand back one rank with neither
+// channel's score.
+func (s *Store) SearchHybrid(ctx context.Context, q store.HybridQuery) (dense, lex []store.Hit, err error) {
+	if err := s.usable(ctx); err != nil {
+		return nil, nil, err
+	}
+	what := "hybrid search tenant " + q.Tenant
+	dreq, err := s.denseRequest(store.Query{Tenant: q.Tenant, Vector: q.Vector, K: q.K, Filter: q.Filter})
+	if err != nil {
+		return nil, nil, err
+	}
+	treq, err := s.textRequest(store.TextQuery{Tenant: q.Tenant, Text: q.Text, K: q.K, Filter: q.Filter})
+	if err != nil {
+		return nil, nil, err
+	}
+	if treq == nil {
+		dense, err = s.query(ctx, what, dreq)
+		return dense, nil, err
+	}
+	cctx, cancel := s.callCtx(ctx)
+	defer cancel()
+	res, err := s.client.QueryBatch(cctx, &qdrant.QueryBatchPoints{
+		CollectionName: s.collection,
+		QueryPoints:    []*qdrant.QueryPoints{dreq, treq},
+	})
+	if err != nil {
+		return nil, nil, s.wrap(err, "%s in %s", what, s.collection)
+	}
+	if len(res) != 2 {
+		return nil, nil, fmt.Errorf("%s in %s: %d batch results, want 2", what, s.collection, len(res))
+	}
+	if dense, err = decodeHits(what, res[0].GetResult()); err != nil {
+		return nil, nil, err
+	}
+	if lex, err = decodeHits(what, res[1].GetResult()); err != nil {
+		return nil, nil, err
+	}
+	return dense, lex, nil
+}
+
+// denseRequest validates q and builds its Query API request.
+func (s *Store) denseRequest(q store.Query) (*qdrant.QueryPoints, error) {
 	if q.K <= 0 {
 		return nil, fmt.Errorf("search tenant %s: k must be positive (got %d): %w", q.Tenant, q.K, memory.ErrInvalid)
 	}
@@ -32,7 +98,7 @@ func (s *Store) Search(ctx context.Context, q store.Query) ([]store.Hit, error) 
 	if err != nil {
 		return nil, fmt.Errorf("search tenant %s: query %w", q.Tenant, err)
 	}
-	return s.query(ctx, "search tenant "+q.Tenant, &qdrant.QueryPoints{
+	return &qdrant.QueryPoints{
 		CollectionName: s.collection,
 		Query:          qdrant.NewQueryDense(vec),
 		Using:          qdrant.PtrOf(denseVector),
@@ -40,16 +106,12 @@ func (s *Store) Search(ctx context.Context, q store.Query) ([]store.Hit, error) 
 		Limit:          qdrant.PtrOf(uint64(q.K)),
 		WithPayload:    qdrant.NewWithPayload(true),
 		WithVectors:    withDense(),
-	})
+	}, nil
 }
 
-// SearchText ranks the tenant's memories matching q.Filter by BM25: the
-// query's lexical.QueryVector against the bm25 sparse vectors, which Qdrant
-// weighs by IDF. A text of only stopwords has no terms and matches nothing.
-func (s *Store) SearchText(ctx context.Context, q store.TextQuery) ([]store.Hit, error) {
-	if err := s.usable(ctx); err != nil {
-		return nil, err
-	}
+// textRequest validates q and builds its Query API request; nil when the
+// text has no terms (only stopwords), which matches nothing.
+func (s *Store) textRequest(q store.TextQuery) (*qdrant.QueryPoints, error) {
 	if q.K <= 0 {
 		return nil, fmt.Errorf("search text in tenant %s: k must be positive (got %d): %w", q.Tenant, q.K, memory.ErrInvalid)
 	}
@@ -60,7 +122,7 @@ func (s *Store) SearchText(ctx context.Context, q store.TextQuery) ([]store.Hit,
 	if qv.Len() == 0 {
 		return nil, nil
 	}
-	return s.query(ctx, "search text in tenant "+q.Tenant, &qdrant.QueryPoints{
+	return &qdrant.QueryPoints{
 		CollectionName: s.collection,
 		Query:          qdrant.NewQuerySparse(qv.Indices, qv.Values),
 		Using:          qdrant.PtrOf(sparseVector),
@@ -68,7 +130,7 @@ func (s *Store) SearchText(ctx context.Context, q store.TextQuery) ([]store.Hit,
 		Limit:          qdrant.PtrOf(uint64(q.K)),
 		WithPayload:    qdrant.NewWithPayload(true),
 		WithVectors:    withDense(),
-	})
+	}, nil
 }
 
 // query runs one Query API request and decodes its hits, best first.
@@ -79,6 +141,11 @@ func (s *Store) query(ctx context.Context, what string, req *qdrant.QueryPoints)
 	if err != nil {
 		return nil, s.wrap(err, "%s in %s", what, s.collection)
 	}
+	return decodeHits(what, pts)
+}
+
+// decodeHits turns scored points into hits, best first as given.
+func decodeHits(what string, pts []*qdrant.ScoredPoint) ([]store.Hit, error) {
 	hits := make([]store.Hit, 0, len(pts))
 	for _, p := range pts {
 		m, err := decodePoint(p.GetId(), p.GetPayload(), p.GetVectors())

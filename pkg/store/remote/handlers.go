@@ -43,6 +43,12 @@ func (s *Server) dispatch(ctx context.Context, op string, data []byte) (any, err
 			return nil, err
 		}
 		return nil, s.st.Delete(ctx, req.Tenant, req.IDs...)
+	case opPayload:
+		var req payloadRequest
+		if err := decodeRequest(op, data, &req); err != nil {
+			return nil, err
+		}
+		return nil, s.st.UpdatePayload(ctx, req.Tenant, fromWireAll(req.Memories))
 	case opSearch:
 		return s.search(ctx, data)
 	case opSearchText:

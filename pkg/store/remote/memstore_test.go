@@ -104,6 +104,29 @@ func (s *memStore) Delete(ctx context.Context, tenant string, ids ...string) err
 	return nil
 }
 
+func (s *memStore) UpdatePayload(ctx context.Context, tenant string, mems []memory.Memory) error {
+	if err := s.enter(ctx, opPayload); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, m := range mems {
+		if m.Tenant != tenant {
+			return fmt.Errorf("memory %s belongs to tenant %s: %w", m.ID, m.Tenant, memory.ErrInvalid)
+		}
+		if old, ok := s.data[tenant][m.ID]; ok && !lexical.SameText(old, m) {
+			return fmt.Errorf("memory %s: text changed: %w", m.ID, memory.ErrInvalid)
+		}
+	}
+	for _, m := range mems {
+		if old, ok := s.data[tenant][m.ID]; ok {
+			m.Vector = old.Vector
+			s.data[tenant][m.ID] = m
+		}
+	}
+	return nil
+}
+
 func matchesFilter(m memory.Memory, f store.Filter) bool {
 	in := func(list []string, v string) bool { return len(list) == 0 || slices.Contains(list, v) }
 	switch {

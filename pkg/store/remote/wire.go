@@ -15,6 +15,7 @@ const (
 	opScroll     = "scroll"
 	opCount      = "count"
 	opTenants    = "tenants"
+	opPayload    = "update_payload"
 )
 
 // NATS headers of the protocol.
@@ -77,6 +78,11 @@ type getRequest struct {
 
 type getResult struct {
 	Memory wireMemory `json:"memory"`
+}
+
+type payloadRequest struct {
+	Tenant   string       `json:"tenant"`
+	Memories []wireMemory `json:"memories"`
 }
 
 type deleteRequest struct {

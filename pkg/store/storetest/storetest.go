@@ -52,6 +52,8 @@ func Run(t *testing.T, h Harness) {
 		{"SearchRanking", testSearchRanking},
 		{"SearchK", testSearchK},
 		{"Delete", testDelete},
+		{"UpdatePayload", testUpdatePayload},
+		{"Hybrid", testHybrid},
 		{"ScrollOrder", testScrollOrder},
 		{"ScrollEarlyStop", testScrollEarlyStop},
 		{"Count", testCount},

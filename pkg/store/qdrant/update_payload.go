@@ -1,0 +1,104 @@
+package qdrant
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/qdrant/go-client/qdrant"
+
+	"github.com/recollect-dev/recollect/pkg/lexical"
+	"github.com/recollect-dev/recollect/pkg/memory"
+)
+
+// UpdatePayload overwrites the payload of the tenant's points with these ids
+// in one batch request with wait=true, leaving their dense and sparse vectors
+// alone. The stored texts are read first so that a text change is refused
+// before anything is written (a concurrent Upsert between that read and the
+// write can still change a text, which Upsert re-indexes anyway). Each
+// operation selects its point by tenant and id, so ids the tenant does not
+// hold match nothing and are skipped.
+func (s *Store) UpdatePayload(ctx context.Context, tenant string, mems []memory.Memory) error {
+	if err := s.usable(ctx); err != nil {
+		return err
+	}
+	if len(mems) == 0 {
+		return nil
+	}
+	for i := range mems {
+		m := &mems[i]
+		if err := m.Validate(); err != nil {
+			return fmt.Errorf("update payload of memory %d (%s): %w", i, m.ID, err)
+		}
+		if m.Tenant != tenant {
+			return fmt.Errorf("update payload of memory %d (%s): it belongs to tenant %s, not %s: %w",
+				i, m.ID, m.Tenant, tenant, memory.ErrInvalid)
+		}
+		if err := checkID(m.ID); err != nil {
+			return fmt.Errorf("update payload of memory %d: %w", i, err)
+		}
+	}
+	stored, err := s.storedTexts(ctx, tenant, mems)
+	if err != nil {
+		return err
+	}
+	ops := make([]*qdrant.PointsUpdateOperation, 0, len(mems))
+	for i, m := range mems {
+		old, ok := stored[m.ID]
+		if !ok {
+			continue
+		}
+		if !lexical.SameText(old, m) {
+			return fmt.Errorf("update payload of memory %d (%s): its key, content or tags changed, which needs an upsert: %w",
+				i, m.ID, memory.ErrInvalid)
+		}
+		sel := tenantFilter(tenant)
+		sel.Must = append(sel.Must, qdrant.NewHasID(qdrant.NewIDUUID(m.ID)))
+		ops = append(ops, qdrant.NewPointsUpdateOverwritePayload(&qdrant.PointsUpdateOperation_OverwritePayload{
+			Payload:        toPayload(m),
+			PointsSelector: qdrant.NewPointsSelectorFilter(sel),
+		}))
+	}
+	if len(ops) == 0 {
+		return nil
+	}
+	cctx, cancel := s.callCtx(ctx)
+	defer cancel()
+	if _, err := s.client.UpdateBatch(cctx, &qdrant.UpdateBatchPoints{
+		CollectionName: s.collection,
+		Wait:           qdrant.PtrOf(true),
+		Operations:     ops,
+	}); err != nil {
+		return s.wrap(err, "update payload of %d memories of tenant %s in %s", len(ops), tenant, s.collection)
+	}
+	return nil
+}
+
+// storedTexts reads the tenant's points with the memories' ids, payload
+// only, keyed by id.
+func (s *Store) storedTexts(ctx context.Context, tenant string, mems []memory.Memory) (map[string]memory.Memory, error) {
+	ids := make([]string, len(mems))
+	for i := range mems {
+		ids[i] = mems[i].ID
+	}
+	cctx, cancel := s.callCtx(ctx)
+	defer cancel()
+	pts, err := s.client.Get(cctx, &qdrant.GetPoints{
+		CollectionName: s.collection,
+		Ids:            pointIDs(ids),
+		WithPayload:    qdrant.NewWithPayload(true),
+	})
+	if err != nil {
+		return nil, s.wrap(err, "read %d memories of tenant %s in %s", len(ids), tenant, s.collection)
+	}
+	out := make(map[string]memory.Memory, len(pts))
+	for _, p := range pts {
+		m, err := decodePoint(p.GetId(), p.GetPayload(), nil)
+		if err != nil {
+			return nil, fmt.Errorf("read memories of tenant %s: %w", tenant, err)
+		}
+		if m.Tenant == tenant {
+			out[m.ID] = m
+		}
+	}
+	return out, nil
+}
