@@ -234,7 +234,7 @@ func (c *Consolidator) Epoch(ctx context.Context, tenant, id string, progress fu
 	}
 	plan := c.cfg.Rules.PlanEpoch(mems, st.Starts, begin)
 	if len(plan.Update) > 0 {
-		if err := c.store.Upsert(ctx, plan.Update); err != nil {
+		if err := c.store.UpdatePayload(ctx, tenant, plan.Update); err != nil {
 			return memory.ConsolidatedEvent{}, fmt.Errorf("write epoch of %s: %w", tenant, err)
 		}
 	}

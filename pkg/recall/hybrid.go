@@ -57,25 +57,8 @@ func AdaptiveWeights(query string) Weights {
 
 // retrieve runs the dense and lexical channels in parallel and merges them.
 func (r *Recaller) retrieve(ctx context.Context, tenant string, vec []float32, text string, f store.Filter) ([]candidate, error) {
-	var dense, lex []store.Hit
-	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error {
-		var err error
-		dense, err = r.store.Search(gctx, store.Query{Tenant: tenant, Vector: vec, K: r.cfg.Candidates, Filter: f})
-		if err != nil {
-			return fmt.Errorf("dense search: %w", err)
-		}
-		return nil
-	})
-	g.Go(func() error {
-		var err error
-		lex, err = r.store.SearchText(gctx, store.TextQuery{Tenant: tenant, Text: text, K: r.cfg.Candidates, Filter: f})
-		if err != nil {
-			return fmt.Errorf("lexical search: %w", err)
-		}
-		return nil
-	})
-	if err := g.Wait(); err != nil {
+	dense, lex, err := r.channels(ctx, tenant, vec, text, f)
+	if err != nil {
 		return nil, err
 	}
 	byID := make(map[string]*candidate, len(dense)+len(lex))
@@ -144,4 +127,37 @@ func cosine(a, b []float32) float64 {
 		s += a[i] * b[i]
 	}
 	return float64(s)
+}
+
+// channels runs the dense and lexical searches: in one round trip when the
+// store can (store.HybridSearcher), else as two calls in parallel.
+func (r *Recaller) channels(ctx context.Context, tenant string, vec []float32, text string, f store.Filter) (dense, lex []store.Hit, err error) {
+	if hs, ok := r.store.(store.HybridSearcher); ok {
+		dense, lex, err = hs.SearchHybrid(ctx, store.HybridQuery{Tenant: tenant, Vector: vec, Text: text, K: r.cfg.Candidates, Filter: f})
+		if err != nil {
+			return nil, nil, fmt.Errorf("hybrid search: %w", err)
+		}
+		return dense, lex, nil
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		var err error
+		dense, err = r.store.Search(gctx, store.Query{Tenant: tenant, Vector: vec, K: r.cfg.Candidates, Filter: f})
+		if err != nil {
+			return fmt.Errorf("dense search: %w", err)
+		}
+		return nil
+	})
+	g.Go(func() error {
+		var err error
+		lex, err = r.store.SearchText(gctx, store.TextQuery{Tenant: tenant, Text: text, K: r.cfg.Candidates, Filter: f})
+		if err != nil {
+			return fmt.Errorf("lexical search: %w", err)
+		}
+		return nil
+	})
+	if err := g.Wait(); err != nil {
+		return nil, nil, err
+	}
+	return dense, lex, nil
 }

@@ -36,9 +36,11 @@ func (r *Recaller) Wait() { r.touches.Wait() }
 // touch records an access on the strong hits of a non-dry recall in the
 // background, so the answer does not wait for a write. Each memory is read
 // afresh before its counters are bumped and the batch is written with one
-// Upsert; a writer that changes the memory between that read and the
-// write loses its change (the store has no compare-and-swap), a race we
-// accept for a best-effort counter.
+// UpdatePayload, which keeps the stored vector and text; a writer that
+// changes the memory's counters between that read and the write loses its
+// change (the store has no compare-and-swap), a race we accept for a
+// best-effort counter, and one that changes its text makes the store refuse
+// the touch.
 func (r *Recaller) touch(ctx context.Context, tenant string, results []Result) {
 	var ids []string
 	for _, res := range results {
@@ -87,5 +89,5 @@ func (r *Recaller) touchIDs(ctx context.Context, tenant string, ids []string) er
 	if len(batch) == 0 {
 		return nil
 	}
-	return r.store.Upsert(ctx, batch)
+	return r.store.UpdatePayload(ctx, tenant, batch)
 }
