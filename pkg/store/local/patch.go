@@ -2,10 +2,10 @@ package local
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/recollect-dev/recollect/pkg/lexical"
 	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/store"
 )
 
 // UpdatePayload rewrites the tenant's memories with these ids but for their
@@ -19,10 +19,8 @@ func (s *Store) UpdatePayload(ctx context.Context, tenant string, mems []memory.
 	if len(mems) == 0 {
 		return nil
 	}
-	for i := range mems {
-		if err := checkPayload(tenant, i, &mems[i]); err != nil {
-			return err
-		}
+	if err := store.CheckPayloadBatch(tenant, mems); err != nil {
+		return err
 	}
 	s.writeMu.Lock()
 	if err := s.writable(); err != nil {
@@ -43,18 +41,6 @@ func (s *Store) UpdatePayload(ctx context.Context, tenant string, mems []memory.
 	return s.commit(batch, enc, what)
 }
 
-// checkPayload validates one memory of an UpdatePayload batch.
-func checkPayload(tenant string, i int, m *memory.Memory) error {
-	if err := m.Validate(); err != nil {
-		return fmt.Errorf("update payload of memory %d (%s): %w", i, m.ID, err)
-	}
-	if m.Tenant != tenant {
-		return fmt.Errorf("update payload of memory %d (%s): it belongs to tenant %s, not %s: %w",
-			i, m.ID, m.Tenant, tenant, memory.ErrInvalid)
-	}
-	return nil
-}
-
 // withStoredVectors returns copies of the memories the tenant holds, each
 // with its stored vector, refusing any whose indexed text changed. The
 // caller holds writeMu, so the partition's rows cannot move.
@@ -72,8 +58,7 @@ func (s *Store) withStoredVectors(tenant string, mems []memory.Memory) ([]memory
 			continue
 		}
 		if !lexical.SameText(p.recs[row], mems[i]) {
-			return nil, fmt.Errorf("update payload of memory %d (%s): its key, content or tags changed, which needs an upsert: %w",
-				i, mems[i].ID, memory.ErrInvalid)
+			return nil, store.TextChanged(i, mems[i].ID)
 		}
 		m := mems[i]
 		m.Vector = nil

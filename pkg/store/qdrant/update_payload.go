@@ -8,6 +8,7 @@ import (
 
 	"github.com/recollect-dev/recollect/pkg/lexical"
 	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/store"
 )
 
 // UpdatePayload overwrites the payload of the tenant's points with these ids
@@ -24,16 +25,11 @@ func (s *Store) UpdatePayload(ctx context.Context, tenant string, mems []memory.
 	if len(mems) == 0 {
 		return nil
 	}
+	if err := store.CheckPayloadBatch(tenant, mems); err != nil {
+		return err
+	}
 	for i := range mems {
-		m := &mems[i]
-		if err := m.Validate(); err != nil {
-			return fmt.Errorf("update payload of memory %d (%s): %w", i, m.ID, err)
-		}
-		if m.Tenant != tenant {
-			return fmt.Errorf("update payload of memory %d (%s): it belongs to tenant %s, not %s: %w",
-				i, m.ID, m.Tenant, tenant, memory.ErrInvalid)
-		}
-		if err := checkID(m.ID); err != nil {
+		if err := checkID(mems[i].ID); err != nil {
 			return fmt.Errorf("update payload of memory %d: %w", i, err)
 		}
 	}
@@ -48,8 +44,7 @@ func (s *Store) UpdatePayload(ctx context.Context, tenant string, mems []memory.
 			continue
 		}
 		if !lexical.SameText(old, m) {
-			return fmt.Errorf("update payload of memory %d (%s): its key, content or tags changed, which needs an upsert: %w",
-				i, m.ID, memory.ErrInvalid)
+			return store.TextChanged(i, m.ID)
 		}
 		sel := tenantFilter(tenant)
 		sel.Must = append(sel.Must, qdrant.NewHasID(qdrant.NewIDUUID(m.ID)))

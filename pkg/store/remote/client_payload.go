@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/store"
 )
 
 // UpdatePayload sends the memories without their vectors (the server keeps
@@ -14,15 +15,11 @@ import (
 // whole, so only a batch too big for one request can be applied in part,
 // which a retry (the update is idempotent) completes.
 func (c *Client) UpdatePayload(ctx context.Context, tenant string, mems []memory.Memory) error {
+	if err := store.CheckPayloadBatch(tenant, mems); err != nil {
+		return fmt.Errorf("remote store: %w", err)
+	}
 	items := make([][]byte, len(mems))
 	for i, m := range mems {
-		if err := m.Validate(); err != nil {
-			return fmt.Errorf("remote store update payload: memories[%d] %s: %w", i, m.ID, err)
-		}
-		if m.Tenant != tenant {
-			return fmt.Errorf("remote store update payload: memories[%d] %s belongs to tenant %s, not %s: %w",
-				i, m.ID, m.Tenant, tenant, memory.ErrInvalid)
-		}
 		m.Vector = nil
 		b, err := json.Marshal(toWire(m))
 		if err != nil {
