@@ -14,11 +14,16 @@ type Config struct {
 	// CompactRatio compacts once the log is this many times the live data, so
 	// rewriting cost stays proportional to what was appended.
 	CompactRatio float64
+	// ApproxMinRows is how many rows a dense search must be able to return
+	// before it scans an int8 copy of the vectors and re-scores the best
+	// candidates exactly, instead of scanning the float32 vectors; 0 keeps
+	// every search exact (and keeps no int8 copy).
+	ApproxMinRows int
 }
 
 // DefaultConfig returns the settings used when none are given.
 func DefaultConfig() Config {
-	return Config{CompactMinBytes: 64 << 20, CompactRatio: 2}
+	return Config{CompactMinBytes: 64 << 20, CompactRatio: 2, ApproxMinRows: 20_000}
 }
 
 // RegisterFlags adds the settings to fs, each name prefixed with prefix.
@@ -28,6 +33,8 @@ func (c *Config) RegisterFlags(prefix string, fs *pflag.FlagSet) {
 		"log size in bytes below which the local store never compacts")
 	fs.Float64Var(&c.CompactRatio, prefix+"compact-ratio", d.CompactRatio,
 		"compact the local store once its log is this many times the live data")
+	fs.IntVar(&c.ApproxMinRows, prefix+"approx-min-rows", d.ApproxMinRows,
+		"rows a dense search must be able to return before the local store searches approximately (int8 scan, exact re-scoring); 0: always exact")
 }
 
 // Validate reports the first setting that cannot work.
@@ -37,6 +44,9 @@ func (c Config) Validate() error {
 	}
 	if c.CompactRatio <= 0 {
 		return errors.New("compact-ratio must be positive")
+	}
+	if c.ApproxMinRows < 0 {
+		return errors.New("approx-min-rows must not be negative")
 	}
 	return nil
 }

@@ -3,33 +3,85 @@ package local
 import (
 	"slices"
 
-	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/store"
 )
 
-// matches reports whether m passes f (see store.Filter for the semantics).
-func matches(m *memory.Memory, f *store.Filter) bool {
-	if m.Archived && !f.IncludeArchived {
-		return false
-	}
-	if !oneOf(f.Namespaces, m.Namespace) || !oneOf(f.Subjects, m.Subject) ||
-		!oneOf(f.Domains, m.Domain) || !oneOf(f.Sessions, m.Session) ||
-		!oneOf(f.Types, m.Type) || !oneOf(f.Kinds, m.Kind) || !oneOf(f.Layers, m.Layer) {
-		return false
-	}
-	if len(f.Tags) > 0 && !slices.ContainsFunc(m.Tags, func(t string) bool { return slices.Contains(f.Tags, t) }) {
-		return false
-	}
-	if !f.CreatedAfter.IsZero() && !m.CreatedAt.After(f.CreatedAfter) {
-		return false
-	}
-	if !f.CreatedBefore.IsZero() && !m.CreatedAt.Before(f.CreatedBefore) {
-		return false
-	}
-	return true
+// rowFilter is a store.Filter compiled against a partition's columns, so
+// that testing a row touches its memory.Memory only for tags.
+type rowFilter struct {
+	sets            [numStrCols][]uint32 // interned ids allowed; used only for cols in active
+	active          []int
+	includeArchived bool
+	after, before   bool
+	afterSec        int64
+	afterNsec       int32
+	beforeSec       int64
+	beforeNsec      int32
+	tags            []string
 }
 
-// oneOf is true when the list is empty ("any") or holds v.
-func oneOf[T comparable](list []T, v T) bool {
-	return len(list) == 0 || slices.Contains(list, v)
+// compileFilter returns f for p's rows, and false when no row can match (a
+// list names only values the partition has never held). The caller holds
+// p.mu.
+func (p *partition) compileFilter(f *store.Filter) (rowFilter, bool) {
+	rf := rowFilter{includeArchived: f.IncludeArchived, tags: f.Tags}
+	lists := [numStrCols][]string{
+		colNamespace: f.Namespaces, colSubject: f.Subjects, colSession: f.Sessions, colDomain: f.Domains,
+		colType: asStrings(f.Types), colKind: asStrings(f.Kinds), colLayer: asStrings(f.Layers),
+	}
+	for col, list := range lists {
+		if len(list) == 0 {
+			continue
+		}
+		for _, v := range list {
+			if id, ok := p.cols.dict[v]; ok && !slices.Contains(rf.sets[col], id) {
+				rf.sets[col] = append(rf.sets[col], id)
+			}
+		}
+		if len(rf.sets[col]) == 0 {
+			return rf, false
+		}
+		rf.active = append(rf.active, col)
+	}
+	if !f.CreatedAfter.IsZero() {
+		rf.after, rf.afterSec, rf.afterNsec = true, f.CreatedAfter.Unix(), int32(f.CreatedAfter.Nanosecond())
+	}
+	if !f.CreatedBefore.IsZero() {
+		rf.before, rf.beforeSec, rf.beforeNsec = true, f.CreatedBefore.Unix(), int32(f.CreatedBefore.Nanosecond())
+	}
+	return rf, true
+}
+
+// match reports whether row i passes rf, with the semantics store.Filter
+// documents (matches in the tests spells them out on a memory.Memory).
+// The caller holds p.mu.
+func (p *partition) match(rf *rowFilter, i int) bool {
+	c := &p.cols
+	if c.archived[i] && !rf.includeArchived {
+		return false
+	}
+	for _, col := range rf.active {
+		if !slices.Contains(rf.sets[col], c.str[col][i]) {
+			return false
+		}
+	}
+	if rf.after && !(c.sec[i] > rf.afterSec || c.sec[i] == rf.afterSec && c.nsec[i] > rf.afterNsec) {
+		return false
+	}
+	if rf.before && !(c.sec[i] < rf.beforeSec || c.sec[i] == rf.beforeSec && c.nsec[i] < rf.beforeNsec) {
+		return false
+	}
+	return len(rf.tags) == 0 || hasAnyTag(p.recs[i].Tags, rf.tags)
+}
+
+func asStrings[T ~string](list []T) []string {
+	out := make([]string, len(list))
+	for i, v := range list {
+		out[i] = string(v)
+	}
+	return out
+}
+
+func hasAnyTag(tags, want []string) bool {
+	return slices.ContainsFunc(tags, func(t string) bool { return slices.Contains(want, t) })
 }

@@ -11,22 +11,27 @@ import (
 
 // partition holds one tenant's memories. Row i of slab is the unit vector of
 // recs[i] (zeros when it has none), so a search is one pass over contiguous
-// memory; lex indexes the rows' text for BM25. Writers hold the store's
-// write lock and mu; readers hold mu.RLock.
+// memory; lex indexes the rows' text for BM25; cols hold what filters test.
+// From approxMin rows on (0: never), quant holds an int8 copy of the slab
+// for approximate search. Writers hold the store's write lock and mu;
+// readers hold mu.RLock.
 type partition struct {
-	mu     sync.RWMutex
-	ids    map[string]int
-	recs   []memory.Memory // Vector always nil; vectors live in slab
-	sizes  []int           // encoded bytes per record, for compaction accounting
-	hasVec []bool
-	dim    int // 0 while no record has a vector
-	nvec   int
-	slab   []float32
-	lex    *lexIndex
+	mu        sync.RWMutex
+	ids       map[string]int
+	recs      []memory.Memory // Vector always nil; vectors live in slab
+	sizes     []int           // encoded bytes per record, for compaction accounting
+	hasVec    []bool
+	dim       int // 0 while no record has a vector
+	nvec      int
+	slab      []float32
+	lex       *lexIndex
+	cols      columns
+	quant     *quantSlab
+	approxMin int
 }
 
-func newPartition() *partition {
-	return &partition{ids: make(map[string]int), lex: newLexIndex()}
+func newPartition(approxMin int) *partition {
+	return &partition{ids: make(map[string]int), lex: newLexIndex(), cols: newColumns(), approxMin: approxMin}
 }
 
 // checkDim reports whether a vector of n dims fits, given dim, the width the
@@ -72,6 +77,7 @@ func (p *partition) upsert(m memory.Memory, size int, lv lexical.SparseVector) i
 		}
 	}
 	p.hasVec[i] = len(vec) > 0
+	p.cols.set(i, &p.recs[i])
 	if p.dim > 0 {
 		row := p.slab[i*p.dim : (i+1)*p.dim]
 		if len(vec) > 0 {
@@ -82,7 +88,22 @@ func (p *partition) upsert(m memory.Memory, size int, lv lexical.SparseVector) i
 		}
 	}
 	p.dropDimIfEmpty()
+	p.syncQuant(i, vec)
 	return delta
+}
+
+// syncQuant keeps quant in step after row i took vector vec: it builds the
+// int8 copy once the partition reaches approxMin rows and then updates it
+// row by row.
+func (p *partition) syncQuant(i int, vec []float32) {
+	switch {
+	case p.dim == 0:
+		p.quant = nil
+	case p.quant != nil:
+		p.quant.set(i, vec)
+	case p.approxMin > 0 && len(p.recs) >= p.approxMin:
+		p.quant = newQuantSlab(p.slab, p.dim, len(p.recs))
+	}
 }
 
 // remove deletes id by moving the last record into its place, and returns
@@ -103,17 +124,30 @@ func (p *partition) remove(id string) int {
 	if i != last {
 		p.recs[i], p.sizes[i], p.hasVec[i] = p.recs[last], p.sizes[last], p.hasVec[last]
 		p.ids[p.recs[i].ID] = i
+		p.cols.move(i, last)
 		if p.dim > 0 {
 			copy(p.slab[i*p.dim:(i+1)*p.dim], p.slab[last*p.dim:])
+		}
+		if p.quant != nil {
+			p.quant.move(i, last)
 		}
 	}
 	p.recs[last] = memory.Memory{} // let the strings go
 	p.recs, p.sizes, p.hasVec = p.recs[:last], p.sizes[:last], p.hasVec[:last]
+	p.cols.truncate(last)
 	if p.dim > 0 {
 		p.slab = p.slab[:last*p.dim]
 	}
+	if p.quant != nil {
+		p.quant.truncate(last)
+	}
 	delete(p.ids, id)
 	p.dropDimIfEmpty()
+	// Half the threshold, so that a partition near it does not rebuild the
+	// copy over and over.
+	if p.dim == 0 || len(p.recs) < p.approxMin/2 {
+		p.quant = nil
+	}
 	return delta
 }
 

@@ -42,9 +42,10 @@ func (s *Store) Scroll(ctx context.Context, tenant string, f store.Filter, fn fu
 		return nil
 	}
 	p.mu.RLock()
-	ids := make([]string, 0, len(p.recs))
+	rf, ok := p.compileFilter(&f)
+	var ids []string
 	for i := range p.recs {
-		if matches(&p.recs[i], &f) {
+		if ok && p.match(&rf, i) {
 			ids = append(ids, p.recs[i].ID)
 		}
 	}
@@ -59,8 +60,10 @@ func (s *Store) Scroll(ctx context.Context, tenant string, f store.Filter, fn fu
 		n := min(scrollPage, len(ids))
 		page = page[:0]
 		p.mu.RLock()
+		// Compiled again: values the page's memories now hold may be new.
+		rf, ok := p.compileFilter(&f)
 		for _, id := range ids[:n] {
-			if i, ok := p.ids[id]; ok && matches(&p.recs[i], &f) {
+			if i, found := p.ids[id]; ok && found && p.match(&rf, i) {
 				page = append(page, p.memoryAt(i))
 			}
 		}
@@ -86,9 +89,13 @@ func (s *Store) Count(ctx context.Context, tenant string, f store.Filter) (int, 
 	}
 	p.mu.RLock()
 	defer p.mu.RUnlock()
+	rf, ok := p.compileFilter(&f)
+	if !ok {
+		return 0, nil
+	}
 	n := 0
 	for i := range p.recs {
-		if matches(&p.recs[i], &f) {
+		if p.match(&rf, i) {
 			n++
 		}
 	}

@@ -14,9 +14,21 @@ import (
 const defaultSearchChunk = 4096
 
 // Search returns the k memories of the tenant most similar to the query
-// vector by exact cosine similarity, best first, among those matching the
-// filter. Memories without a vector are never hits.
+// vector by cosine similarity, best first, among those matching the filter.
+// When more than Config.ApproxMinRows memories match, the ranking comes
+// from an int8 scan re-scored exactly (see scanApprox), else from an exact
+// scan. Scores are always exact. Memories without a vector are never hits.
 func (s *Store) Search(ctx context.Context, q store.Query) ([]store.Hit, error) {
+	return s.search(ctx, q, false)
+}
+
+// SearchExact is Search without approximation, whatever the partition's
+// size: the reference that benchmarks and quality checks compare with.
+func (s *Store) SearchExact(ctx context.Context, q store.Query) ([]store.Hit, error) {
+	return s.search(ctx, q, true)
+}
+
+func (s *Store) search(ctx context.Context, q store.Query, exact bool) ([]store.Hit, error) {
 	if err := s.usable(ctx); err != nil {
 		return nil, err
 	}
@@ -43,7 +55,7 @@ func (s *Store) Search(ctx context.Context, q store.Query) ([]store.Hit, error) 
 		return nil, fmt.Errorf("search tenant %s: query vector has %d dims but the tenant stores %d-dim vectors: %w",
 			q.Tenant, len(vec), p.dim, memory.ErrInvalid)
 	}
-	best := s.scan(p, vec, q.K, &q.Filter)
+	best := s.scanMode(p, vec, q.K, &q.Filter, exact)
 	hits := make([]store.Hit, len(best))
 	for i, c := range best {
 		hits[i] = store.Hit{Memory: p.memoryAt(c.row), Score: float64(max(-1, min(1, c.score)))}
@@ -51,26 +63,89 @@ func (s *Store) Search(ctx context.Context, q store.Query) ([]store.Hit, error) 
 	return hits, nil
 }
 
-// scan scores every row, split across goroutines when the partition is big
-// enough to pay for them, and merges the per-chunk top k. The caller holds
-// p.mu.RLock.
+// scan is scanMode choosing approximation by size.
 func (s *Store) scan(p *partition, vec []float32, k int, f *store.Filter) []cand {
-	id := func(row int) string { return p.recs[row].ID }
+	return s.scanMode(p, vec, k, f, false)
+}
+
+// scanMode returns the top k rows for vec that pass f. Each worker first
+// lists the rows of its share that pass the filter (reading only the
+// columns); the total decides between the exact and the approximate scan,
+// which the same workers then run over their lists. The caller holds
+// p.mu.RLock.
+func (s *Store) scanMode(p *partition, vec []float32, k int, f *store.Filter, exact bool) []cand {
+	rf, ok := p.compileFilter(f)
+	if !ok {
+		return nil
+	}
 	n := len(p.recs)
 	workers := min(runtime.GOMAXPROCS(0), max(1, n/max(1, s.opts.searchChunk)))
-	if workers == 1 {
-		t := newTopK(k, id)
-		scanRows(p, vec, f, 0, n, t)
-		return t.sorted()
+	lists := make([]*[]int32, workers)
+	defer func() {
+		for _, l := range lists {
+			s.rowsPool.Put(l)
+		}
+	}()
+	total := 0
+	each(workers, func(w int) {
+		lists[w] = p.candidates(&rf, w*n/workers, (w+1)*n/workers, s.rowList(n/workers+1))
+	})
+	for _, l := range lists {
+		total += len(*l)
 	}
-	parts := make([]*topK, workers)
+	if total == 0 {
+		return nil
+	}
+	id := func(row int) string { return p.recs[row].ID }
+	if exact || p.quant == nil || s.cfg.ApproxMinRows == 0 || total < s.cfg.ApproxMinRows {
+		parts := make([]*topK, workers)
+		each(workers, func(w int) { parts[w] = scoreExact(p, vec, *lists[w], newTopK(k, id)) })
+		return merge(k, id, parts)
+	}
+	return scanApprox(p, vec, k, lists, workers)
+}
+
+// candidates appends to rows (emptied) the rows in [lo, hi) that have a
+// vector and pass rf.
+func (p *partition) candidates(rf *rowFilter, lo, hi int, rows *[]int32) *[]int32 {
+	out := (*rows)[:0]
+	for i := lo; i < hi; i++ {
+		if p.hasVec[i] && p.match(rf, i) {
+			out = append(out, int32(i))
+		}
+	}
+	*rows = out
+	return rows
+}
+
+// scoreExact pushes each listed row with its float32 cosine into t.
+func scoreExact(p *partition, vec []float32, rows []int32, t *topK) *topK {
+	dim, dot := p.dim, dotKernel()
+	for _, r := range rows {
+		i := int(r)
+		t.push(cand{score: dot(vec, p.slab[i*dim:(i+1)*dim]), row: i})
+	}
+	return t
+}
+
+// each runs fn(0..n-1), on n goroutines when n > 1.
+func each(n int, fn func(w int)) {
+	if n == 1 {
+		fn(0)
+		return
+	}
 	var wg sync.WaitGroup
-	for w := range workers {
-		parts[w] = newTopK(k, id)
-		lo, hi := w*n/workers, (w+1)*n/workers
-		wg.Go(func() { scanRows(p, vec, f, lo, hi, parts[w]) })
+	for w := range n {
+		wg.Go(func() { fn(w) })
 	}
 	wg.Wait()
+}
+
+// merge is the top k of several partial top lists.
+func merge(k int, id func(int) string, parts []*topK) []cand {
+	if len(parts) == 1 && parts[0].k == k {
+		return parts[0].sorted()
+	}
 	t := newTopK(k, id)
 	for _, part := range parts {
 		for _, c := range part.items {
@@ -80,12 +155,12 @@ func (s *Store) scan(p *partition, vec []float32, k int, f *store.Filter) []cand
 	return t.sorted()
 }
 
-func scanRows(p *partition, vec []float32, f *store.Filter, lo, hi int, t *topK) {
-	dim, dot := p.dim, dotKernel()
-	for i := lo; i < hi; i++ {
-		if !p.hasVec[i] || !matches(&p.recs[i], f) {
-			continue
-		}
-		t.push(cand{score: dot(vec, p.slab[i*dim:(i+1)*dim]), row: i})
+// rowList returns an empty pooled row list with room for n rows.
+func (s *Store) rowList(n int) *[]int32 {
+	if l, ok := s.rowsPool.Get().(*[]int32); ok && cap(*l) >= n {
+		*l = (*l)[:0]
+		return l
 	}
+	l := make([]int32, 0, n)
+	return &l
 }

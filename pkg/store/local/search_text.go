@@ -44,6 +44,10 @@ func (s *Store) SearchText(ctx context.Context, q store.TextQuery) ([]store.Hit,
 // is only checked for documents that would make the current top k. The
 // caller holds p.mu.RLock.
 func (s *Store) scanText(p *partition, qv lexical.SparseVector, k int, f *store.Filter) []cand {
+	rf, ok := p.compileFilter(f)
+	if !ok {
+		return nil
+	}
 	x := p.lex
 	accp := s.accumulator(len(x.docRow))
 	defer s.accPool.Put(accp)
@@ -59,7 +63,7 @@ func (s *Store) scanText(p *partition, qv lexical.SparseVector, k int, f *store.
 			continue
 		}
 		c := cand{score: score, row: int(row)}
-		if t.admits(c) && matches(&p.recs[row], f) {
+		if t.admits(c) && p.match(&rf, int(row)) {
 			t.push(c)
 		}
 	}

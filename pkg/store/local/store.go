@@ -1,8 +1,10 @@
 // Package local is the zero-setup memory store: a single-process engine in a
 // data directory. Writes go to an append-only, checksummed log that is
 // fsynced (with group commit) before they are acknowledged; the log is
-// compacted into snapshots; reads are served from memory, with exact cosine
-// search over each tenant's contiguous vector slab.
+// compacted into snapshots; reads are served from memory. Dense search is
+// an exact cosine scan of the tenant's contiguous vector slab, or, once the
+// rows a query may return exceed a threshold, an int8 scan that keeps a
+// generous candidate set and re-scores it exactly.
 package local
 
 import (
@@ -36,7 +38,8 @@ type Store struct {
 	mu    sync.RWMutex // guards parts (the map, not the partitions)
 	parts map[string]*partition
 
-	accPool sync.Pool // *[]float32 score accumulators for SearchText
+	accPool  sync.Pool // *[]float32 score accumulators for SearchText
+	rowsPool sync.Pool // *[]int32 candidate row lists for Search
 }
 
 var _ store.Store = (*Store)(nil)
@@ -106,7 +109,7 @@ func (s *Store) partitionForWrite(tenant string) *partition {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p := newPartition()
+	p := newPartition(s.cfg.ApproxMinRows)
 	s.parts[tenant] = p
 	return p
 }

@@ -1,0 +1,72 @@
+package local
+
+import "github.com/recollect-dev/recollect/pkg/memory"
+
+// String columns a filter can test, each an interned id per row.
+const (
+	colNamespace = iota
+	colSubject
+	colSession
+	colDomain
+	colType
+	colKind
+	colLayer
+	numStrCols
+)
+
+// columns hold, per row, the values filters test, apart from recs: a scan
+// then reads a few bytes per row instead of a whole memory.Memory. Strings
+// are interned per partition; an id is never reused, so the dictionary only
+// grows with the distinct values the partition has seen.
+type columns struct {
+	dict     map[string]uint32
+	str      [numStrCols][]uint32
+	archived []bool
+	sec      []int64 // CreatedAt as Unix seconds and nanoseconds
+	nsec     []int32
+}
+
+func newColumns() columns { return columns{dict: make(map[string]uint32)} }
+
+func (c *columns) intern(s string) uint32 {
+	id, ok := c.dict[s]
+	if !ok {
+		id = uint32(len(c.dict))
+		c.dict[s] = id
+	}
+	return id
+}
+
+// set writes row i from m, appending when i is the row count.
+func (c *columns) set(i int, m *memory.Memory) {
+	vals := [numStrCols]string{m.Namespace, m.Subject, m.Session, m.Domain, string(m.Type), string(m.Kind), string(m.Layer)}
+	if i == len(c.archived) {
+		for col := range c.str {
+			c.str[col] = append(c.str[col], 0)
+		}
+		c.archived = append(c.archived, false)
+		c.sec = append(c.sec, 0)
+		c.nsec = append(c.nsec, 0)
+	}
+	for col, v := range vals {
+		c.str[col][i] = c.intern(v)
+	}
+	c.archived[i] = m.Archived
+	c.sec[i], c.nsec[i] = m.CreatedAt.Unix(), int32(m.CreatedAt.Nanosecond())
+}
+
+// move copies row src over row dst.
+func (c *columns) move(dst, src int) {
+	for col := range c.str {
+		c.str[col][dst] = c.str[col][src]
+	}
+	c.archived[dst], c.sec[dst], c.nsec[dst] = c.archived[src], c.sec[src], c.nsec[src]
+}
+
+// truncate keeps the first n rows.
+func (c *columns) truncate(n int) {
+	for col := range c.str {
+		c.str[col] = c.str[col][:n]
+	}
+	c.archived, c.sec, c.nsec = c.archived[:n], c.sec[:n], c.nsec[:n]
+}

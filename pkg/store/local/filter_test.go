@@ -1,0 +1,87 @@
+package local
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/recollect-dev/recollect/pkg/lexical"
+	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/store"
+)
+
+// TestCompiledFilterMatchesReference checks the column filter against
+// matches on random memories and filters, including values no row holds,
+// rows moved by deletes and times equal to the bounds.
+func TestCompiledFilterMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	pick := func(vals ...string) string { return vals[r.IntN(len(vals))] }
+	base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	p := newPartition(0)
+	for i := range 400 {
+		m := testMemory("a", i, nil)
+		m.Namespace = pick("default", "work", "home")
+		m.Subject = pick("", "alice", "bob")
+		m.Session = pick("", "s1", "s2")
+		m.Domain = pick(memory.DomainGeneral, memory.DomainToolUsage)
+		m.Type = memory.Type(pick(string(memory.TypeFact), string(memory.TypePolicy)))
+		m.Kind = memory.Kind(pick(string(memory.KindSemantic), string(memory.KindEpisodic)))
+		m.Layer = memory.Layer(pick(string(memory.LayerBuffer), string(memory.LayerCore)))
+		m.Archived = r.IntN(5) == 0
+		m.CreatedAt = base.Add(time.Duration(r.IntN(20)) * time.Second).Add(time.Duration(r.IntN(3)))
+		m.Tags = []string{pick("x", "y", "z")}
+		p.upsert(m, 1, lexical.MemoryVector(m))
+	}
+	for i := range 60 {
+		p.remove(p.recs[r.IntN(len(p.recs))].ID)
+		if i%2 == 0 { // overwrite in place, with new values
+			m := p.recs[r.IntN(len(p.recs))]
+			m.Namespace, m.Archived = "new-"+strconv.Itoa(i), !m.Archived
+			p.upsert(m, 1, lexical.MemoryVector(m))
+		}
+	}
+	some := func(vals ...string) []string {
+		var out []string
+		for _, v := range vals {
+			if r.IntN(3) == 0 {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	for q := range 3000 {
+		f := store.Filter{
+			Namespaces:      some("default", "work", "nowhere", "new-0"),
+			Subjects:        some("", "alice", "carol"),
+			Sessions:        some("s1", "s3"),
+			Domains:         some(memory.DomainGeneral, "other"),
+			Types:           asKinds[memory.Type](some(string(memory.TypeFact), string(memory.TypePolicy))),
+			Kinds:           asKinds[memory.Kind](some(string(memory.KindEpisodic))),
+			Layers:          asKinds[memory.Layer](some(string(memory.LayerCore), string(memory.LayerWorking))),
+			Tags:            some("x", "w"),
+			IncludeArchived: r.IntN(2) == 0,
+		}
+		if r.IntN(3) == 0 {
+			f.CreatedAfter = base.Add(time.Duration(r.IntN(20)) * time.Second).Add(time.Duration(r.IntN(3)))
+		}
+		if r.IntN(3) == 0 {
+			f.CreatedBefore = base.Add(time.Duration(r.IntN(20)) * time.Second).Add(time.Duration(r.IntN(3)))
+		}
+		rf, ok := p.compileFilter(&f)
+		for i := range p.recs {
+			want := matches(&p.recs[i], &f)
+			if got := ok && p.match(&rf, i); got != want {
+				t.Fatalf("filter %d %+v on memory %+v: compiled %v, reference %v", q, f, p.recs[i], got, want)
+			}
+		}
+	}
+}
+
+func asKinds[T ~string](list []string) []T {
+	var out []T
+	for _, v := range list {
+		out = append(out, T(v))
+	}
+	return out
+}

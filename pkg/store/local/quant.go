@@ -1,0 +1,103 @@
+package local
+
+import "math"
+
+// quantSlab is an int8 copy of a partition's slab for approximate search:
+// row i is round(v/scale[i]) with scale[i] = max|v|/127, so each row uses
+// the whole int8 range whatever its own spread. It is derived state, kept
+// in step with the slab by upsert and remove and rebuilt on load, never
+// logged.
+type quantSlab struct {
+	dim   int
+	codes []int8
+	scale []float32 // 0 for a row without a vector
+}
+
+// newQuantSlab quantises every row of a slab of rows×dim.
+func newQuantSlab(slab []float32, dim, rows int) *quantSlab {
+	q := &quantSlab{dim: dim, codes: make([]int8, rows*dim, (rows+rows/4)*dim), scale: make([]float32, rows, rows+rows/4)}
+	for i := range rows {
+		q.scale[i] = quantizeRow(q.codes[i*dim:(i+1)*dim], slab[i*dim:(i+1)*dim])
+	}
+	return q
+}
+
+// set quantises vec (zeros for none) into row i, appending when i is the
+// row count.
+func (q *quantSlab) set(i int, vec []float32) {
+	if i == len(q.scale) {
+		q.codes = append(q.codes, make([]int8, q.dim)...)
+		q.scale = append(q.scale, 0)
+	}
+	q.scale[i] = quantizeRow(q.codes[i*q.dim:(i+1)*q.dim], vec)
+}
+
+// move copies row src over row dst.
+func (q *quantSlab) move(dst, src int) {
+	copy(q.codes[dst*q.dim:(dst+1)*q.dim], q.codes[src*q.dim:(src+1)*q.dim])
+	q.scale[dst] = q.scale[src]
+}
+
+// truncate keeps the first n rows.
+func (q *quantSlab) truncate(n int) {
+	q.codes, q.scale = q.codes[:n*q.dim], q.scale[:n]
+}
+
+// quantizeRow writes v's codes into dst (len(v) == len(dst), or v empty for
+// zeros) and returns the value of one code unit.
+func quantizeRow(dst []int8, v []float32) float32 {
+	var peak float32
+	for _, x := range v {
+		peak = max(peak, float32(math.Abs(float64(x))))
+	}
+	if peak == 0 {
+		clear(dst)
+		return 0
+	}
+	inv := 127 / peak
+	for j, x := range v {
+		dst[j] = int8(math.Round(float64(x * inv)))
+	}
+	return peak / 127
+}
+
+// quantizeQuery returns the query as int16 codes, as fine as the int32
+// accumulator allows for this width: dim·127·qmax stays below 2³¹, so no
+// sum can overflow.
+func quantizeQuery(v []float32) []int16 {
+	qmax := float32(min(math.MaxInt16, math.MaxInt32/(max(1, len(v))*127)))
+	out := make([]int16, len(v))
+	var peak float32
+	for _, x := range v {
+		peak = max(peak, float32(math.Abs(float64(x))))
+	}
+	if peak == 0 {
+		return out
+	}
+	inv := qmax / peak
+	for j, x := range v {
+		out[j] = int16(math.Round(float64(x * inv)))
+	}
+	return out
+}
+
+// dotsInt8Generic is the portable int8 kernel: out[j] is the dot product
+// of q with row rows[j] of codes (rows of len(q)).
+func dotsInt8Generic(q []int16, codes []int8, rows []int32, out []int32) {
+	dim := len(q)
+	for j, r := range rows {
+		row := codes[int(r)*dim : (int(r)+1)*dim]
+		var s0, s1, s2, s3 int32
+		i := 0
+		for ; i+4 <= dim; i += 4 {
+			s0 += int32(q[i]) * int32(row[i])
+			s1 += int32(q[i+1]) * int32(row[i+1])
+			s2 += int32(q[i+2]) * int32(row[i+2])
+			s3 += int32(q[i+3]) * int32(row[i+3])
+		}
+		for ; i < dim; i++ {
+			s0 += int32(q[i]) * int32(row[i])
+		}
+		out[j] = s0 + s1 + s2 + s3
+	}
+}
