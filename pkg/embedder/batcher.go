@@ -54,6 +54,37 @@ func (b *batcher) Embed(ctx context.Context, text string) ([]float32, error) {
 	}
 }
 
+// EmbedAll returns the vectors of texts, in order. The texts join the
+// shared batches like concurrent callers' do, so many chunks of one memory
+// or many memories of a reindex fill model calls.
+func (b *batcher) EmbedAll(ctx context.Context, texts []string) ([][]float32, error) {
+	reqs := make([]*embedReq, 0, len(texts))
+	for _, t := range texts {
+		r := &embedReq{ctx: ctx, text: t, done: make(chan struct{})}
+		select {
+		case b.reqs <- r:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-b.stop:
+			return nil, context.Canceled
+		}
+		reqs = append(reqs, r)
+	}
+	out := make([][]float32, len(reqs))
+	for i, r := range reqs {
+		select {
+		case <-r.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if r.err != nil {
+			return nil, r.err
+		}
+		out[i] = r.vec
+	}
+	return out, nil
+}
+
 func (b *batcher) loop() {
 	defer b.done.Done()
 	for {

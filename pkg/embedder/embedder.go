@@ -14,53 +14,16 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/spf13/pflag"
 
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/embed"
+	"github.com/recollect-dev/recollect/pkg/embed/chunk"
+	"github.com/recollect-dev/recollect/pkg/lock"
+	"github.com/recollect-dev/recollect/pkg/lock/memlock"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/store"
 	"github.com/recollect-dev/recollect/pkg/usage"
 )
-
-// Config of the embedder module.
-type Config struct {
-	Concurrency    int
-	BatchSize      int
-	BatchLinger    time.Duration
-	DedupThreshold float64
-	HandlerTimeout time.Duration
-	MaxDeliver     int
-	ShortContent   int
-}
-
-// RegisterFlags adds the embedder flags.
-func (c *Config) RegisterFlags(prefix string, fs *pflag.FlagSet) {
-	fs.IntVar(&c.Concurrency, prefix+"embedder-concurrency", 32, "facts handled at once (they share model batches)")
-	fs.IntVar(&c.BatchSize, prefix+"embedder-batch-size", 32, "most texts in one model call")
-	fs.DurationVar(&c.BatchLinger, prefix+"embedder-batch-linger", 5*time.Millisecond, "how long a model batch waits to fill")
-	fs.Float64Var(&c.DedupThreshold, prefix+"dedup-threshold", 0.92, "cosine similarity at or above which a new fact reinforces an existing memory instead of being inserted")
-	fs.DurationVar(&c.HandlerTimeout, prefix+"embedder-timeout", 60*time.Second, "time limit for storing one fact")
-	fs.IntVar(&c.MaxDeliver, prefix+"embedder-max-deliver", 10, "deliveries of one fact before it is dead-lettered")
-	fs.IntVar(&c.ShortContent, prefix+"embedder-short-content", 300, "memories up to this many characters are embedded as \"key: content\"")
-}
-
-// Validate checks the configuration.
-func (c *Config) Validate() error {
-	switch {
-	case c.Concurrency < 1:
-		return fmt.Errorf("embedder-concurrency must be at least 1 (got %d)", c.Concurrency)
-	case c.BatchSize < 1:
-		return fmt.Errorf("embedder-batch-size must be at least 1 (got %d)", c.BatchSize)
-	case c.DedupThreshold <= 0 || c.DedupThreshold > 1:
-		return fmt.Errorf("dedup-threshold must be in (0, 1] (got %g)", c.DedupThreshold)
-	case c.HandlerTimeout <= 0:
-		return errors.New("embedder-timeout must be positive")
-	case c.MaxDeliver < 1:
-		return fmt.Errorf("embedder-max-deliver must be at least 1 (got %d)", c.MaxDeliver)
-	}
-	return nil
-}
 
 // Bus is what the embedder needs of the bus.
 type Bus interface {
@@ -76,23 +39,43 @@ type Embedder struct {
 	model    embed.Embedder
 	log      *slog.Logger
 	now      func() time.Time
+	split    *chunk.Splitter
+	chat     Chatter     // nil: no insert-merge
+	locks    lock.Locker // reindex leases
 	batch    *batcher
 	consumer *bus.Consumer
-	// locks serialise read-modify-write of one memory within the process.
-	locks    [64]sync.Mutex
+	reindexC *bus.Consumer
+	// mu serialises read-modify-write of one memory within the process.
+	mu       [64]sync.Mutex
 	outcomes *prometheus.CounterVec
+	merges   *prometheus.CounterVec
+	reindexN *prometheus.CounterVec
 }
 
 // New builds the module.
-func New(cfg Config, st store.Store, b Bus, model embed.Embedder, reg prometheus.Registerer, log *slog.Logger, now func() time.Time) (*Embedder, error) {
+func New(cfg Config, st store.Store, b Bus, model embed.Embedder, reg prometheus.Registerer, log *slog.Logger, now func() time.Time, opts ...Option) (*Embedder, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	e := &Embedder{cfg: cfg, store: st, bus: b, model: model, log: log, now: now}
+	split, err := chunk.New(cfg.Chunk)
+	if err != nil {
+		return nil, err
+	}
+	e := &Embedder{cfg: cfg, store: st, bus: b, model: model, log: log, now: now, split: split}
+	for _, o := range opts {
+		o(e)
+	}
+	if e.locks == nil {
+		e.locks = memlock.New()
+	}
 	e.outcomes = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "recollect_embedder_facts_total", Help: "Facts handled, by outcome (inserted, reinforced, duplicate, feedback)."}, []string{"outcome"})
+		Name: "recollect_embedder_facts_total", Help: "Facts handled, by outcome (inserted, reinforced, duplicate, merged, replaced, feedback)."}, []string{"outcome"})
+	e.merges = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "recollect_embedder_insert_merge_total", Help: "Insert-merge judgements by the LLM, by outcome (merged, distinct, already, failed: the fact was inserted instead)."}, []string{"outcome"})
+	e.reindexN = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "recollect_embedder_reindexed_total", Help: "Memories moved to the current embedding model by reindex, by pass (cleared: vector dropped, embedded: new vector stored)."}, []string{"pass"})
 	if reg != nil {
-		reg.MustRegister(e.outcomes)
+		reg.MustRegister(e.outcomes, e.merges, e.reindexN)
 	}
 	return e, nil
 }
@@ -171,41 +154,68 @@ func (e *Embedder) upsert(ctx context.Context, f *memory.FactMessage) error {
 		unlock()
 		return fmt.Errorf("look up memory %s: %w", m.ID, err)
 	}
-	near, err := e.insert(ctx, m, f.SourceEvent)
+	vec, found, err := e.near(ctx, m)
+	if err != nil {
+		unlock()
+		return err
+	}
+	if found.dup != nil {
+		unlock()
+		return e.reinforce(ctx, *found.dup, m, f.SourceEvent, "reinforced")
+	}
+	if found.merge != nil && e.chat != nil {
+		// The judgement takes seconds: it runs without the lock and
+		// applies only if the match is unchanged (see merge).
+		unlock()
+		done, err := e.merge(ctx, found.merge.Memory, m, f.SourceEvent)
+		if done || err != nil {
+			return err
+		}
+		unlock = e.lockID(m.Tenant, m.ID)
+		if cur, err := e.store.Get(ctx, m.Tenant, m.ID); err == nil {
+			// Stored by a concurrent delivery while the LLM judged.
+			unlock()
+			return e.reinforce(ctx, cur, m, f.SourceEvent, "duplicate")
+		} else if !errors.Is(err, store.ErrNotFound) {
+			unlock()
+			return fmt.Errorf("look up memory %s: %w", m.ID, err)
+		}
+	}
+	err = e.insert(ctx, m, vec, f.SourceEvent)
 	unlock()
 	if err != nil {
 		return err
-	}
-	if near != nil {
-		return e.reinforce(ctx, *near, m, f.SourceEvent, "reinforced")
 	}
 	e.outcomes.WithLabelValues("inserted").Inc()
 	return e.announce(ctx, m, memory.StoredInserted, f.SourceEvent)
 }
 
-// insert embeds and stores a new memory, unless a near duplicate exists,
-// which it returns instead. The caller holds the memory id's lock.
-func (e *Embedder) insert(ctx context.Context, m memory.Memory, source string) (*memory.Memory, error) {
-	vec, err := e.batch.Embed(ctx, EmbedText(m, e.cfg.ShortContent))
+// near embeds a new fact and classifies its nearest memories of the same
+// namespace and subject (across domains).
+func (e *Embedder) near(ctx context.Context, m memory.Memory) ([]float32, match, error) {
+	vec, err := e.embedMemory(ctx, m)
 	if err != nil {
-		return nil, fmt.Errorf("embed fact %s: %w", m.ID, err)
+		return nil, match{}, fmt.Errorf("embed fact %s: %w", m.ID, err)
 	}
-	near, err := e.store.Search(ctx, store.Query{Tenant: m.Tenant, Vector: vec, K: 1,
+	hits, err := e.store.Search(ctx, store.Query{Tenant: m.Tenant, Vector: vec, K: e.cfg.DedupCandidates,
 		Filter: store.Filter{Namespaces: []string{m.Namespace}, Subjects: []string{m.Subject}}})
 	if err != nil {
-		return nil, fmt.Errorf("search near duplicates of %s: %w", m.ID, err)
+		return nil, match{}, fmt.Errorf("search near duplicates of %s: %w", m.ID, err)
 	}
-	if len(near) > 0 && near[0].Score >= e.cfg.DedupThreshold && near[0].Memory.ID != m.ID {
-		return &near[0].Memory, nil
-	}
+	return vec, e.classify(m, hits), nil
+}
+
+// insert stores a new memory with its vector. The caller holds the memory
+// id's lock.
+func (e *Embedder) insert(ctx context.Context, m memory.Memory, vec []float32, source string) error {
 	m.Vector = vec
 	m.EmbeddingModel = e.model.Model()
 	m.RepetitionCount = 1
 	m.AddSource(source)
 	if err := e.store.Upsert(ctx, []memory.Memory{m}); err != nil {
-		return nil, fmt.Errorf("store memory %s: %w", m.ID, err)
+		return fmt.Errorf("store memory %s: %w", m.ID, err)
 	}
-	return nil, nil
+	return nil
 }
 
 // reinforce counts another observation of an existing memory, once per
@@ -282,7 +292,7 @@ func (e *Embedder) lockID(tenant, id string) func() {
 	h := fnv.New32a()
 	h.Write([]byte(tenant))
 	h.Write([]byte(id))
-	mu := &e.locks[h.Sum32()%uint32(len(e.locks))]
+	mu := &e.mu[h.Sum32()%uint32(len(e.mu))]
 	mu.Lock()
 	return mu.Unlock
 }

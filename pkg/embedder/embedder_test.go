@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/spf13/pflag"
 
 	"github.com/recollect-dev/recollect/pkg/bus"
+	"github.com/recollect-dev/recollect/pkg/embed"
 	"github.com/recollect-dev/recollect/pkg/embed/minilm"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/store"
@@ -39,7 +41,21 @@ type fixture struct {
 	bus   *bus.Bus
 }
 
-func newFixture(t *testing.T) fixture {
+// testConfig is the flags' defaults with small batches and few deliveries.
+func testConfig() Config {
+	var cfg Config
+	cfg.RegisterFlags("", pflag.NewFlagSet("test", pflag.ContinueOnError))
+	cfg.Concurrency, cfg.BatchSize, cfg.BatchLinger = 4, 8, time.Millisecond
+	cfg.HandlerTimeout, cfg.MaxDeliver = 10*time.Second, 3
+	return cfg
+}
+
+func newFixture(t *testing.T, opts ...Option) fixture {
+	t.Helper()
+	return newFixtureWith(t, testConfig(), loadModel(t), opts...)
+}
+
+func newFixtureWith(t *testing.T, cfg Config, model embed.Embedder, opts ...Option) fixture {
 	t.Helper()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	b, err := bus.Open(context.Background(), bus.Config{DataDir: t.TempDir()}, log)
@@ -52,11 +68,8 @@ func newFixture(t *testing.T) fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = st.Close() })
-	var cfg Config
-	cfg.Concurrency, cfg.BatchSize, cfg.BatchLinger, cfg.DedupThreshold = 4, 8, time.Millisecond, 0.92
-	cfg.HandlerTimeout, cfg.MaxDeliver, cfg.ShortContent = 10*time.Second, 3, 300
 	now := func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
-	e, err := New(cfg, st, b, loadModel(t), prometheus.NewRegistry(), log, now)
+	e, err := New(cfg, st, b, model, prometheus.NewRegistry(), log, now, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

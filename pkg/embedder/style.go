@@ -35,7 +35,7 @@ func (e *Embedder) replace(ctx context.Context, stored, m memory.Memory, source 
 	if stored.HasSource(source) {
 		return e.announce(ctx, stored, memory.StoredUpdated, source)
 	}
-	vec, err := e.batch.Embed(ctx, EmbedText(m, e.cfg.ShortContent))
+	vec, err := e.embedMemory(ctx, m)
 	if err != nil {
 		return fmt.Errorf("embed new version of %s: %w", m.ID, err)
 	}

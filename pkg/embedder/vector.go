@@ -1,0 +1,92 @@
+package embedder
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/recollect-dev/recollect/pkg/embed/chunk"
+	"github.com/recollect-dev/recollect/pkg/memory"
+)
+
+// embedTexts is what a memory is embedded as: one text ("key: content" for
+// a short memory, see EmbedText), or, when its content is longer than a
+// chunk, the content's chunks (Nebo's 1600 characters with 320 of overlap,
+// on sentence boundaries). The model reads at most 256 tokens of a text;
+// chunking lets everything past that shape the memory's vector.
+func embedTexts(m memory.Memory, short int, sp *chunk.Splitter) []string {
+	chunks := sp.Split(m.Content)
+	if len(chunks) <= 1 {
+		return []string{EmbedText(m, short)}
+	}
+	out := make([]string, len(chunks))
+	for i, c := range chunks {
+		out[i] = c.Text
+	}
+	return out
+}
+
+// meanVector is the L2-normalised mean of unit vectors: the direction
+// closest on average to every chunk.
+func meanVector(vecs [][]float32) ([]float32, error) {
+	if len(vecs) == 1 {
+		return vecs[0], nil
+	}
+	if len(vecs) == 0 {
+		return nil, fmt.Errorf("no vectors to average")
+	}
+	sum := make([]float64, len(vecs[0]))
+	for i, v := range vecs {
+		if len(v) != len(sum) {
+			return nil, fmt.Errorf("chunk %d vector has %d dims, chunk 0 has %d", i, len(v), len(sum))
+		}
+		for j, x := range v {
+			sum[j] += float64(x)
+		}
+	}
+	var n float64
+	for _, x := range sum {
+		n += x * x
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("chunk vectors cancel out")
+	}
+	n = math.Sqrt(n)
+	out := make([]float32, len(sum))
+	for j, x := range sum {
+		out[j] = float32(x / n)
+	}
+	return out, nil
+}
+
+// embedMemories returns one vector per memory, every chunk of every memory
+// embedded through the shared batcher.
+func (e *Embedder) embedMemories(ctx context.Context, mems []memory.Memory) ([][]float32, error) {
+	var texts []string
+	spans := make([][2]int, len(mems))
+	for i, m := range mems {
+		t := embedTexts(m, e.cfg.ShortContent, e.split)
+		spans[i] = [2]int{len(texts), len(texts) + len(t)}
+		texts = append(texts, t...)
+	}
+	vecs, err := e.batch.EmbedAll(ctx, texts)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]float32, len(mems))
+	for i, sp := range spans {
+		if out[i], err = meanVector(vecs[sp[0]:sp[1]]); err != nil {
+			return nil, fmt.Errorf("average chunks of memory %s: %w", mems[i].ID, err)
+		}
+	}
+	return out, nil
+}
+
+// embedMemory returns the vector of one memory.
+func (e *Embedder) embedMemory(ctx context.Context, m memory.Memory) ([]float32, error) {
+	vecs, err := e.embedMemories(ctx, []memory.Memory{m})
+	if err != nil {
+		return nil, err
+	}
+	return vecs[0], nil
+}
