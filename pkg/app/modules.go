@@ -70,7 +70,7 @@ func (a *App) registerModules() {
 	m.Register(modules.Module{Name: modModel, Deps: []string{modUsage}, Init: a.initModel})
 	m.Register(modules.Module{Name: TargetIngest, Public: true, Deps: []string{modBus}, Init: a.initIngest})
 	m.Register(modules.Module{Name: TargetExtractor, Public: true, Deps: []string{modBus, modLocks, modUsage}, Init: a.initExtractor})
-	m.Register(modules.Module{Name: TargetEmbedder, Public: true, Deps: []string{modBus, modStore, modModel}, Init: a.initEmbedder})
+	m.Register(modules.Module{Name: TargetEmbedder, Public: true, Deps: []string{modBus, modStore, modModel, modLocks, modUsage}, Init: a.initEmbedder})
 	m.Register(modules.Module{Name: TargetConsolidator, Public: true, Deps: []string{modBus, modStore, modLocks}, Init: a.initConsolidator})
 	m.Register(modules.Module{Name: TargetTopiary, Public: true, Deps: []string{modBus, modStore, modLocks}, Init: a.initTopiary})
 	m.Register(modules.Module{Name: TargetQuery, Public: true, Deps: []string{modBus, modStore, modModel, modUsage}, Init: a.initQuery})
@@ -282,8 +282,15 @@ func (a *App) initExtractor(ctx context.Context) (modules.Service, error) {
 		extract.WithLLM(client), extract.WithDomains(a.domains), extract.WithLocker(a.locks))
 }
 
+// initEmbedder builds the embedder: insert-merge through the LLM when
+// --llm-url is set, reindex leases through Redis in a split deployment.
 func (a *App) initEmbedder(ctx context.Context) (modules.Service, error) {
-	return embedder.New(a.cfg.Embedder, a.store, a.mbus, a.model, a.reg, a.log, a.now)
+	client, err := llm.New(a.cfg.LLM, a.usage, a.log)
+	if err != nil {
+		return nil, err
+	}
+	return embedder.New(a.cfg.Embedder, a.store, a.mbus, a.model, a.reg, a.log, a.now,
+		embedder.WithLLM(client), embedder.WithLocker(a.locks))
 }
 
 func (a *App) initConsolidator(ctx context.Context) (modules.Service, error) {
