@@ -55,11 +55,15 @@ func AdaptiveWeights(query string) Weights {
 	}
 }
 
-// retrieve runs the dense and lexical channels in parallel and merges them.
-func (r *Recaller) retrieve(ctx context.Context, tenant string, vec []float32, text string, f store.Filter) ([]candidate, error) {
-	dense, lex, err := r.channels(ctx, tenant, vec, text, f)
+// retrieve runs the dense and lexical channels in parallel and merges the
+// hits that keep accepts (nil: all), k from each channel.
+func (r *Recaller) retrieve(ctx context.Context, tenant string, vec []float32, text string, f store.Filter, k int, keep func(memory.Memory) bool) ([]candidate, error) {
+	dense, lex, err := r.channels(ctx, tenant, vec, text, f, k)
 	if err != nil {
 		return nil, err
+	}
+	if keep != nil {
+		dense, lex = keepHits(dense, keep), keepHits(lex, keep)
 	}
 	byID := make(map[string]*candidate, len(dense)+len(lex))
 	out := make([]candidate, 0, len(dense)+len(lex))
@@ -86,6 +90,17 @@ func (r *Recaller) retrieve(ctx context.Context, tenant string, vec []float32, t
 		byID[h.Memory.ID] = &out[len(out)-1]
 	}
 	return out, nil
+}
+
+// keepHits returns the hits keep accepts.
+func keepHits(hits []store.Hit, keep func(memory.Memory) bool) []store.Hit {
+	out := make([]store.Hit, 0, len(hits))
+	for _, h := range hits {
+		if keep(h.Memory) {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // relevance fuses a candidate's signals (003 §4.3): a weighted blend, a
@@ -131,9 +146,9 @@ func cosine(a, b []float32) float64 {
 
 // channels runs the dense and lexical searches: in one round trip when the
 // store can (store.HybridSearcher), else as two calls in parallel.
-func (r *Recaller) channels(ctx context.Context, tenant string, vec []float32, text string, f store.Filter) (dense, lex []store.Hit, err error) {
+func (r *Recaller) channels(ctx context.Context, tenant string, vec []float32, text string, f store.Filter, k int) (dense, lex []store.Hit, err error) {
 	if hs, ok := r.store.(store.HybridSearcher); ok {
-		dense, lex, err = hs.SearchHybrid(ctx, store.HybridQuery{Tenant: tenant, Vector: vec, Text: text, K: r.cfg.Candidates, Filter: f})
+		dense, lex, err = hs.SearchHybrid(ctx, store.HybridQuery{Tenant: tenant, Vector: vec, Text: text, K: k, Filter: f})
 		if err != nil {
 			return nil, nil, fmt.Errorf("hybrid search: %w", err)
 		}
@@ -142,7 +157,7 @@ func (r *Recaller) channels(ctx context.Context, tenant string, vec []float32, t
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
 		var err error
-		dense, err = r.store.Search(gctx, store.Query{Tenant: tenant, Vector: vec, K: r.cfg.Candidates, Filter: f})
+		dense, err = r.store.Search(gctx, store.Query{Tenant: tenant, Vector: vec, K: k, Filter: f})
 		if err != nil {
 			return fmt.Errorf("dense search: %w", err)
 		}
@@ -150,7 +165,7 @@ func (r *Recaller) channels(ctx context.Context, tenant string, vec []float32, t
 	})
 	g.Go(func() error {
 		var err error
-		lex, err = r.store.SearchText(gctx, store.TextQuery{Tenant: tenant, Text: text, K: r.cfg.Candidates, Filter: f})
+		lex, err = r.store.SearchText(gctx, store.TextQuery{Tenant: tenant, Text: text, K: k, Filter: f})
 		if err != nil {
 			return fmt.Errorf("lexical search: %w", err)
 		}

@@ -13,46 +13,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/spf13/pflag"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/recollect-dev/recollect/pkg/domains"
 	"github.com/recollect-dev/recollect/pkg/embed"
-	"github.com/recollect-dev/recollect/pkg/lexical"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/store"
 	"github.com/recollect-dev/recollect/pkg/usage"
 )
-
-// Config of recall ranking.
-type Config struct {
-	PerDomain    int
-	MaxResults   int
-	MinRelevance float64
-	Candidates   int
-}
-
-// RegisterFlags adds the recall flags.
-func (c *Config) RegisterFlags(prefix string, fs *pflag.FlagSet) {
-	fs.IntVar(&c.PerDomain, prefix+"recall-per-domain", 3, "memories recalled per domain")
-	fs.IntVar(&c.MaxResults, prefix+"recall-max", 9, "memories recalled in all")
-	fs.Float64Var(&c.MinRelevance, prefix+"recall-min-relevance", 0.15, "fused relevance (semantic and lexical) below which a memory is not recalled")
-	fs.IntVar(&c.Candidates, prefix+"recall-candidates", 200, "memories each channel (dense, lexical) contributes before ranking")
-}
-
-// Validate checks the configuration.
-func (c *Config) Validate() error {
-	switch {
-	case c.PerDomain < 1:
-		return fmt.Errorf("recall-per-domain must be at least 1 (got %d)", c.PerDomain)
-	case c.MaxResults < 1 || c.MaxResults > 100:
-		return fmt.Errorf("recall-max must be between 1 and 100 (got %d)", c.MaxResults)
-	case c.MinRelevance < -1 || c.MinRelevance > 1:
-		return fmt.Errorf("recall-min-relevance must be between -1 and 1 (got %g)", c.MinRelevance)
-	case c.Candidates < c.MaxResults:
-		return fmt.Errorf("recall-candidates must be at least recall-max (%d)", c.MaxResults)
-	}
-	return nil
-}
 
 // Limits on a request.
 const (
@@ -72,6 +40,13 @@ type Request struct {
 	Channel   string  `json:"channel,omitempty"`
 	Filters   Filters `json:"filters,omitzero"`
 	Dry       bool    `json:"dry,omitempty"`
+	// Expand asks the LLM for alternative phrasings searched as well (003
+	// §4.4). Unset, recall expands on its own when the first pass is weak;
+	// false never expands. Without an LLM it is reported as not applied.
+	Expand *bool `json:"expand,omitempty"`
+	// Rerank has the LLM reorder the best candidates (003 §4.5). Unset
+	// follows the server's --recall-rerank.
+	Rerank *bool `json:"rerank,omitempty"`
 }
 
 // Filters narrow recall.
@@ -86,6 +61,9 @@ type Filters struct {
 	After           time.Time      `json:"after,omitzero"`
 	Before          time.Time      `json:"before,omitzero"`
 	IncludeArchived bool           `json:"include_archived,omitempty"`
+	// FilePath keeps memories whose scope globs match this file, and
+	// memories without scope globs (004's scoped retrieval).
+	FilePath string `json:"file_path,omitempty"`
 }
 
 // Result is one recalled memory with every part of its score.
@@ -101,6 +79,14 @@ type Result struct {
 	Confidence float64       `json:"confidence_factor"`
 	Channel    float64       `json:"channel_factor"`
 	Dampening  float64       `json:"dampening"`
+	// Expanded says the relevance came from an alternative phrasing
+	// (ExpandedQuery) rather than the request's query.
+	Expanded      bool   `json:"expanded,omitempty"`
+	ExpandedQuery string `json:"expanded_query,omitempty"`
+	// Rerank is the LLM's judgement in [0, 1] of a reranked result, and
+	// FusedScore its score before the blend (see blendRerank).
+	Rerank     *float64 `json:"rerank,omitempty"`
+	FusedScore *float64 `json:"fused_score,omitempty"`
 }
 
 // Response is the body of a recall answer.
@@ -109,6 +95,10 @@ type Response struct {
 	Weights  Weights  `json:"weights"`
 	Memories []Result `json:"memories"`
 	Context  string   `json:"context"`
+	// Expand and Rerank report the LLM steps when one was asked for or
+	// tried.
+	Expand *Step `json:"expand,omitempty"`
+	Rerank *Step `json:"rerank,omitempty"`
 }
 
 // Recaller answers recall requests.
@@ -119,18 +109,26 @@ type Recaller struct {
 	domains *domains.Registry
 	now     func() time.Time
 	log     *slog.Logger
+	chat    Chatter // nil: no LLM steps
+	reg     prometheus.Registerer
+	metrics *metrics
 
 	touching chan struct{} // slots for touch batches in flight
 	touches  sync.WaitGroup
 }
 
 // New builds a Recaller.
-func New(cfg Config, st store.Store, model embed.Embedder, reg *domains.Registry, now func() time.Time) (*Recaller, error) {
+func New(cfg Config, st store.Store, model embed.Embedder, reg *domains.Registry, now func() time.Time, opts ...Option) (*Recaller, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &Recaller{cfg: cfg, store: st, model: model, domains: reg, now: now,
-		log: slog.New(slog.DiscardHandler), touching: make(chan struct{}, maxTouching)}, nil
+	r := &Recaller{cfg: cfg.withDefaults(), store: st, model: model, domains: reg, now: now,
+		log: slog.New(slog.DiscardHandler), touching: make(chan struct{}, maxTouching)}
+	for _, opt := range opts {
+		opt(r)
+	}
+	r.metrics = newMetrics(r.reg)
+	return r, nil
 }
 
 // Normalize fills defaults and validates a request.
@@ -160,10 +158,17 @@ func (req *Request) Normalize() error {
 	if req.PerDomain < 0 || req.PerDomain > MaxK {
 		return &memory.FieldError{Field: "per_domain", Reason: fmt.Sprintf("must be between 1 and %d", MaxK)}
 	}
+	if n := len([]rune(req.Filters.FilePath)); n > MaxFilePathChars {
+		return &memory.FieldError{Field: "filters.file_path", Reason: fmt.Sprintf("is longer than %d characters (%d)", MaxFilePathChars, n)}
+	}
+	req.Filters.FilePath = cleanPath(req.Filters.FilePath)
 	return nil
 }
 
-// Recall ranks the tenant's memories for the request.
+// Recall ranks the tenant's memories for the request: both channels for the
+// query, then, with an LLM, expansion and rerank when asked for. The LLM
+// steps never fail a recall: on any failure the answer is the one before
+// the step, and the step is reported as not applied.
 func (r *Recaller) Recall(ctx context.Context, req Request) (Response, error) {
 	if err := req.Normalize(); err != nil {
 		return Response{}, err
@@ -175,11 +180,15 @@ func (r *Recaller) Recall(ctx context.Context, req Request) (Response, error) {
 	if len(vecs) != 1 {
 		return Response{}, errors.New("embed query: model returned no vector")
 	}
-	cands, err := r.retrieve(ctx, req.Tenant, vecs[0], req.Query, r.filter(req))
+	cands, err := r.search(ctx, req, vecs[0], req.Query)
 	if err != nil {
 		return Response{}, fmt.Errorf("search memories: %w", err)
 	}
-	results := r.rank(cands, req)
+	first := relevances(cands, req.Query, "")
+	results := r.rank(first, req)
+	resp := Response{Query: req.Query, Weights: AdaptiveWeights(req.Query)}
+	results, resp.Expand = r.expand(ctx, req, first, results)
+	results, resp.Rerank = r.rerank(ctx, req, results)
 	total := r.cfg.MaxResults
 	if req.K > 0 {
 		total = req.K
@@ -195,7 +204,8 @@ func (r *Recaller) Recall(ctx context.Context, req Request) (Response, error) {
 	for i := range results {
 		results[i].Memory.Vector = nil
 	}
-	return Response{Query: req.Query, Weights: AdaptiveWeights(req.Query), Memories: results, Context: r.Block(results)}, nil
+	resp.Memories, resp.Context = results, r.Block(results)
+	return resp, nil
 }
 
 func (r *Recaller) filter(req Request) store.Filter {
@@ -218,28 +228,25 @@ const TranscriptTag = "transcript"
 // transcriptDampening is Nebo's factor for session-transcript chunks.
 const transcriptDampening = 0.6
 
-// rank scores candidates with 003's formula: relevance 0.6, importance 0.2,
+// rank scores hits with 003's formula: relevance 0.6, importance 0.2,
 // recency 0.2 (one-week scale), times the layer bonus; then Clanker's
-// confidence and channel hints, and transcript dampening.
-func (r *Recaller) rank(cands []candidate, req Request) []Result {
+// confidence and channel hints, and transcript dampening. Relevance is
+// first smoothed over conversation neighbours.
+func (r *Recaller) rank(hits []hit, req Request) []Result {
 	now := r.now()
-	w := AdaptiveWeights(req.Query)
-	qterms := map[string]bool{}
-	for _, t := range lexical.Terms(req.Query) {
-		qterms[t] = true
-	}
-	rels := make([]float64, len(cands))
-	for i, c := range cands {
-		rels[i] = relevance(c, w, qterms)
+	rels := make([]float64, len(hits))
+	cands := make([]candidate, len(hits))
+	for i, h := range hits {
+		rels[i], cands[i] = h.rel, h.candidate
 	}
 	rels = smoothNeighbours(cands, rels)
-	out := make([]Result, 0, len(cands))
-	for i, c := range cands {
+	out := make([]Result, 0, len(hits))
+	for i, h := range hits {
 		rel := rels[i]
 		if rel < r.cfg.MinRelevance {
 			continue
 		}
-		m := c.mem
+		m := h.mem
 		last := m.ModifiedAt
 		if m.LastAccessed.After(last) {
 			last = m.LastAccessed
@@ -261,16 +268,22 @@ func (r *Recaller) rank(cands []candidate, req Request) []Result {
 			damp = transcriptDampening
 		}
 		score := math.Min(1, (0.6*rel+0.2*m.Importance+0.2*recency)*bonus) * confFactor * channel * damp
-		out = append(out, Result{Memory: m, Score: score, Relevance: rel, Semantic: c.semantic, Lexical: c.lexical,
-			Importance: m.Importance, Recency: recency, LayerBonus: bonus, Confidence: confFactor, Channel: channel, Dampening: damp})
+		out = append(out, Result{Memory: m, Score: score, Relevance: rel, Semantic: h.semantic, Lexical: h.lexical,
+			Importance: m.Importance, Recency: recency, LayerBonus: bonus, Confidence: confFactor, Channel: channel, Dampening: damp,
+			Expanded: h.expansion != "", ExpandedQuery: h.expansion})
 	}
+	sortResults(out)
+	return out
+}
+
+// sortResults orders by score, then id, so equal scores rank stably.
+func sortResults(out []Result) {
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Score != out[j].Score {
 			return out[i].Score > out[j].Score
 		}
 		return out[i].Memory.ID < out[j].Memory.ID
 	})
-	return out
 }
 
 // capPerDomain keeps at most perDomain results of each domain and total in all,

@@ -1,0 +1,79 @@
+package recall
+
+import (
+	"context"
+
+	"github.com/recollect-dev/recollect/pkg/lexical"
+	"github.com/recollect-dev/recollect/pkg/memory"
+)
+
+// hit is a candidate with its relevance to the query that found it best:
+// the request's query, or an alternative phrasing (expansion).
+type hit struct {
+	candidate
+	rel       float64
+	expansion string // "" for the request's query
+}
+
+// Scoped retrieval filters after both channels, so each asks for more
+// candidates to keep enough once memories scoped to other files are gone.
+const (
+	scopeOversample     = 4
+	maxScopedCandidates = 2000
+)
+
+// search runs both channels for one phrasing of the request.
+func (r *Recaller) search(ctx context.Context, req Request, vec []float32, text string) ([]candidate, error) {
+	k := r.cfg.Candidates
+	var keep func(memory.Memory) bool
+	if file := req.Filters.FilePath; file != "" {
+		k = max(k, min(k*scopeOversample, maxScopedCandidates))
+		keep = func(m memory.Memory) bool { return scopeMatches(m.Scope, file) }
+	}
+	return r.retrieve(ctx, req.Tenant, vec, text, r.filter(req), k, keep)
+}
+
+// relevances fuses each candidate's signals for query (its adaptive
+// weights and terms); expansion names the phrasing when query is one.
+func relevances(cands []candidate, query, expansion string) []hit {
+	w := AdaptiveWeights(query)
+	terms := map[string]bool{}
+	for _, t := range lexical.Terms(query) {
+		terms[t] = true
+	}
+	out := make([]hit, len(cands))
+	for i, c := range cands {
+		out[i] = hit{candidate: c, rel: relevance(c, w, terms), expansion: expansion}
+	}
+	return out
+}
+
+// mergeHits keeps, per memory, the hit with the highest relevance over
+// every phrasing; the first set (the request's query) wins ties.
+func mergeHits(sets ...[]hit) []hit {
+	var out []hit
+	at := map[string]int{}
+	for _, set := range sets {
+		for _, h := range set {
+			i, ok := at[h.mem.ID]
+			if !ok {
+				at[h.mem.ID] = len(out)
+				out = append(out, h)
+				continue
+			}
+			if h.rel > out[i].rel {
+				out[i] = h
+			}
+		}
+	}
+	return out
+}
+
+// bestRelevance is the highest relevance among results, 0 when none.
+func bestRelevance(results []Result) float64 {
+	best := 0.0
+	for _, res := range results {
+		best = max(best, res.Relevance)
+	}
+	return best
+}
