@@ -302,7 +302,13 @@ func (a *App) initTopiary(ctx context.Context) (modules.Service, error) {
 }
 
 func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
-	r, err := recall.New(a.cfg.Recall, a.store, a.queryModel, a.domains, a.now)
+	// Query expansion and rerank use the LLM when one is configured; off,
+	// requests asking for them are answered without.
+	chat, err := llm.New(a.cfg.LLM, a.usage, a.log)
+	if err != nil {
+		return nil, err
+	}
+	r, err := recall.New(a.cfg.Recall, a.store, a.queryModel, a.domains, a.now, recall.WithLLM(chat), recall.WithRegisterer(a.reg))
 	if err != nil {
 		return nil, err
 	}
