@@ -318,6 +318,7 @@ func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
 		return nil, err
 	}
 	q := query.New(r, a.store, a.bus, trees, a.reg, a.log, a.now)
+	q.SetEmbedder(a.queryModel, a.cfg.Embedder.ShortContent)
 	q.Routes(a.web.Handle)
 	tok, err := promptctx.NewBPE()
 	if err != nil {

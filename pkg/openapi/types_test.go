@@ -13,6 +13,7 @@ import (
 	"github.com/recollect-dev/recollect/pkg/promptctx"
 	"github.com/recollect-dev/recollect/pkg/query"
 	"github.com/recollect-dev/recollect/pkg/recall"
+	"github.com/recollect-dev/recollect/pkg/snapshot"
 	"github.com/recollect-dev/recollect/pkg/topics"
 	"github.com/recollect-dev/recollect/pkg/web"
 )
@@ -100,6 +101,8 @@ func TestSchemasMatchGoTypes(t *testing.T) {
 		{"LearnResponse", query.LearnResponse{}, true},
 		{"DeleteResponse", query.DeleteResponse{}, true},
 		{"History", query.History{}, true},
+		{"ImportResponse", query.ImportResponse{}, false},
+		{"LineError", snapshot.LineError{}, true},
 	}
 	documented := d.obj("components", "schemas")
 	covered := map[string]bool{}

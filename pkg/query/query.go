@@ -18,6 +18,7 @@ import (
 	"github.com/recollect-dev/recollect/pkg/auth"
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/consolidate"
+	"github.com/recollect-dev/recollect/pkg/embed"
 	"github.com/recollect-dev/recollect/pkg/ingest"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/recall"
@@ -47,6 +48,9 @@ type Query struct {
 	log      *slog.Logger
 	now      func() time.Time
 	latency  *prometheus.HistogramVec
+	// model and shortContent embed imported records (SetEmbedder).
+	model        embed.Embedder
+	shortContent int
 }
 
 // New builds the module.
@@ -79,6 +83,8 @@ func (q *Query) Routes(handle func(pattern string, h http.Handler)) {
 	route("GET /v1/memories/{id}/history", q.history)
 	route("DELETE /v1/memories/{id}", q.delete)
 	route("GET /v1/stats", q.stats)
+	route("GET /v1/export", q.export)
+	route("POST /v1/import", q.importMemories)
 }
 
 func (q *Query) recall(w http.ResponseWriter, r *http.Request) {
