@@ -32,6 +32,9 @@ type Error struct {
 	Code    string // the server's code, e.g. "invalid_request", "rate_limited"
 	// RetryAfter is the wait the server asked for (429, 503), else 0.
 	RetryAfter time.Duration
+	// body is the raw answer (bounded), for calls whose error answers carry
+	// more than web.Error, like an import's bad lines.
+	body []byte
 }
 
 func (e *Error) Error() string {
