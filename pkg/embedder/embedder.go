@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -99,14 +100,22 @@ func (e *Embedder) Start(ctx context.Context) error {
 		return fmt.Errorf("consume facts: %w", err)
 	}
 	e.consumer = c
+	if err := e.startReindex(ctx); err != nil {
+		_ = c.Stop(ctx)
+		e.batch.Close()
+		return err
+	}
 	return nil
 }
 
 // Stop drains in-flight facts, then stops the model batcher.
 func (e *Embedder) Stop(ctx context.Context) error {
 	var err error
+	if e.reindexC != nil {
+		err = e.reindexC.Stop(ctx)
+	}
 	if e.consumer != nil {
-		err = e.consumer.Stop(ctx)
+		err = errors.Join(err, e.consumer.Stop(ctx))
 	}
 	if e.batch != nil {
 		e.batch.Close()
@@ -289,12 +298,36 @@ func (e *Embedder) announce(ctx context.Context, m memory.Memory, op memory.Stor
 
 // lockID locks the stripe of a memory id.
 func (e *Embedder) lockID(tenant, id string) func() {
+	mu := &e.mu[e.stripe(tenant, id)]
+	mu.Lock()
+	return mu.Unlock
+}
+
+// lockIDs locks the stripes of several memory ids, in stripe order so
+// that two batches cannot deadlock (single-id holders never wait for a
+// second stripe).
+func (e *Embedder) lockIDs(tenant string, ids []string) func() {
+	stripes := make([]int, 0, len(ids))
+	for _, id := range ids {
+		stripes = append(stripes, e.stripe(tenant, id))
+	}
+	slices.Sort(stripes)
+	stripes = slices.Compact(stripes)
+	for _, s := range stripes {
+		e.mu[s].Lock()
+	}
+	return func() {
+		for _, s := range stripes {
+			e.mu[s].Unlock()
+		}
+	}
+}
+
+func (e *Embedder) stripe(tenant, id string) int {
 	h := fnv.New32a()
 	h.Write([]byte(tenant))
 	h.Write([]byte(id))
-	mu := &e.mu[h.Sum32()%uint32(len(e.mu))]
-	mu.Lock()
-	return mu.Unlock
+	return int(h.Sum32() % uint32(len(e.mu)))
 }
 
 // EmbedText is the text embedded for a memory: "key: content" for short
