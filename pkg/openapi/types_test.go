@@ -86,6 +86,7 @@ func TestSchemasMatchGoTypes(t *testing.T) {
 		{"Weights", recall.Weights{}, true},
 		{"RecallResult", recall.Result{}, true},
 		{"RecallResponse", recall.Response{}, true},
+		{"RecallStep", recall.Step{}, true},
 		{"ContextRequest", promptctx.ContextRequest{}, false},
 		{"ContextResponse", promptctx.ContextResponse{}, true},
 		{"IncludedMemory", promptctx.Included{}, true},
