@@ -24,6 +24,9 @@ type RecallInput struct {
 	Types           []memory.Type `json:"types,omitempty" jsonschema:"only these memory types"`
 	Tags            []string      `json:"tags,omitempty" jsonschema:"only memories with these tags"`
 	IncludeArchived bool          `json:"include_archived,omitempty" jsonschema:"also search archived memories"`
+	FilePath        string        `json:"file_path,omitempty" jsonschema:"the file being worked on: memories scoped to other files are left out"`
+	Expand          *bool         `json:"expand,omitempty" jsonschema:"also search alternative phrasings written by the server's LLM (default: only when the first pass is weak)"`
+	Rerank          *bool         `json:"rerank,omitempty" jsonschema:"have the server's LLM rerank the best memories (default: the server's setting)"`
 }
 
 // RecallOutput is the ranked memories and the prompt block.
@@ -33,8 +36,8 @@ type RecallOutput struct {
 }
 
 func (t *tools) recall(ctx context.Context, req *mcp.CallToolRequest, in RecallInput) (*mcp.CallToolResult, RecallOutput, error) {
-	resp, err := t.clientFor(req).Recall(ctx, recall.Request{Query: in.Query, K: in.K, Namespace: in.Namespace,
-		Filters: recall.Filters{Domains: in.Domains, Types: in.Types, Tags: in.Tags, IncludeArchived: in.IncludeArchived}})
+	resp, err := t.clientFor(req).Recall(ctx, recall.Request{Query: in.Query, K: in.K, Namespace: in.Namespace, Expand: in.Expand, Rerank: in.Rerank,
+		Filters: recall.Filters{Domains: in.Domains, Types: in.Types, Tags: in.Tags, IncludeArchived: in.IncludeArchived, FilePath: in.FilePath}})
 	if err != nil {
 		return nil, RecallOutput{}, explain(err)
 	}
