@@ -136,38 +136,41 @@ func TestApproximateRecall(t *testing.T) {
 }
 
 // TestQuantCopyFollowsSlab checks that the int8 copy appears at the
-// threshold, follows upserts and deletes row for row, is rebuilt the same
-// on reopen, and goes away well below the threshold.
+// threshold, follows upserts and deletes row for row (across chunks), is
+// rebuilt the same on reopen, and goes away well below the threshold.
 func TestQuantCopyFollowsSlab(t *testing.T) {
-	const dim, threshold = 16, 40
+	const dim, threshold = 8, chunkRows + 300
 	cfg := DefaultConfig()
 	cfg.ApproxMinRows = threshold
 	dir := t.TempDir()
 	s := openT(t, dir, WithConfig(cfg))
 	gen := newClustered(5, dim, 3)
 	var ids []string
-	upsert := func(i int, v []float32) {
+	upsert := func(from, to int, withVec bool) {
 		t.Helper()
-		m := testMemory("a", i, v)
-		if err := s.Upsert(t.Context(), []memory.Memory{m}); err != nil {
+		var batch []memory.Memory
+		for i := from; i < to; i++ {
+			var v []float32
+			if withVec {
+				v = gen.next(dim)
+			}
+			batch = append(batch, testMemory("a", i, v))
+			ids = append(ids, batch[len(batch)-1].ID)
+		}
+		if err := s.Upsert(t.Context(), batch); err != nil {
 			t.Fatal(err)
 		}
-		ids = append(ids, m.ID)
 	}
-	for i := range threshold - 1 {
-		upsert(i, gen.next(dim))
-	}
+	upsert(0, threshold-1, true)
 	if s.partition("a").quant != nil {
 		t.Fatal("int8 copy below the threshold")
 	}
-	upsert(threshold, nil) // a memory without a vector crosses it
+	upsert(threshold, threshold+1, false) // a memory without a vector crosses it
 	checkQuant(t, s.partition("a"))
 	for i := range 30 {
-		upsert(threshold+1+i, gen.next(dim))
-		if i%3 == 0 {
-			upsert(i, gen.next(dim)) // overwrite
-		}
-		if err := s.Delete(t.Context(), "a", ids[i*2]); err != nil {
+		upsert(threshold+1+i*50, threshold+1+(i+1)*50, true)
+		upsert(i*7, i*7+3, true) // overwrites
+		if err := s.Delete(t.Context(), "a", ids[i*40:i*40+45]...); err != nil {
 			t.Fatal(err)
 		}
 		checkQuant(t, s.partition("a"))
@@ -177,10 +180,12 @@ func TestQuantCopyFollowsSlab(t *testing.T) {
 	defer closeT(t, s)
 	checkQuant(t, s.partition("a"))
 	p := s.partition("a")
-	for len(p.recs) >= threshold/2 {
-		if err := s.Delete(t.Context(), "a", p.recs[0].ID); err != nil {
-			t.Fatal(err)
-		}
+	var drop []string
+	for _, m := range p.recs[:len(p.recs)-threshold/2+1] {
+		drop = append(drop, m.ID)
+	}
+	if err := s.Delete(t.Context(), "a", drop...); err != nil {
+		t.Fatal(err)
 	}
 	if p.quant != nil {
 		t.Fatal("int8 copy kept far below the threshold")
@@ -193,8 +198,9 @@ func checkQuant(t *testing.T, p *partition) {
 	if p.quant == nil {
 		t.Fatal("no int8 copy at or above the threshold")
 	}
-	fresh := newQuantSlab(p.slab, p.dim, len(p.recs))
-	if !slices.Equal(p.quant.codes, fresh.codes) || !slices.Equal(p.quant.scale, fresh.scale) {
+	fresh := newQuantSlab(&p.vecs)
+	var got, want []int8
+	if !slices.Equal(p.quant.codes.appendTo(got), fresh.codes.appendTo(want)) || !slices.Equal(p.quant.scale, fresh.scale) {
 		t.Fatal("int8 copy differs from the slab's quantisation")
 	}
 }

@@ -79,7 +79,7 @@ func (s *Store) copyState() []memory.Memory {
 	var mems []memory.Memory
 	for _, p := range s.parts {
 		p.mu.RLock()
-		slab := append([]float32(nil), p.slab...)
+		slab := p.vecs.appendTo(make([]float32, 0, p.vecs.n*p.dim))
 		for i, m := range p.recs {
 			if p.hasVec[i] {
 				m.Vector = slab[i*p.dim : (i+1)*p.dim : (i+1)*p.dim]

@@ -9,9 +9,9 @@ import (
 	"github.com/recollect-dev/recollect/pkg/memory"
 )
 
-// partition holds one tenant's memories. Row i of slab is the unit vector of
-// recs[i] (zeros when it has none), so a search is one pass over contiguous
-// memory; lex indexes the rows' text for BM25; cols hold what filters test.
+// partition holds one tenant's memories. Row i of vecs is the unit vector of
+// recs[i] (zeros when it has none), so a search is one pass over a few
+// large contiguous chunks; lex indexes the rows' text for BM25; cols hold what filters test.
 // From approxMin rows on (0: never), quant holds an int8 copy of the slab
 // for approximate search. Writers hold the store's write lock and mu;
 // readers hold mu.RLock.
@@ -23,7 +23,7 @@ type partition struct {
 	hasVec    []bool
 	dim       int // 0 while no record has a vector
 	nvec      int
-	slab      []float32
+	vecs      rowStore[float32]
 	lex       *lexIndex
 	cols      columns
 	quant     *quantSlab
@@ -52,7 +52,10 @@ func (p *partition) upsert(m memory.Memory, size int, lv lexical.SparseVector) i
 	m.Vector = nil
 	if len(vec) > 0 && p.dim == 0 {
 		p.dim = len(vec)
-		p.slab = make([]float32, len(p.recs)*p.dim, (len(p.recs)+1)*p.dim)
+		p.vecs = newRowStore[float32](p.dim)
+		for range p.recs {
+			p.vecs.push()
+		}
 	}
 	i, ok := p.ids[m.ID]
 	delta := size
@@ -73,13 +76,13 @@ func (p *partition) upsert(m memory.Memory, size int, lv lexical.SparseVector) i
 		p.hasVec = append(p.hasVec, false)
 		p.lex.add(i, lv)
 		if p.dim > 0 {
-			p.slab = slices.Grow(p.slab, p.dim)[:len(p.slab)+p.dim]
+			p.vecs.push()
 		}
 	}
 	p.hasVec[i] = len(vec) > 0
 	p.cols.set(i, &p.recs[i])
 	if p.dim > 0 {
-		row := p.slab[i*p.dim : (i+1)*p.dim]
+		row := p.vecs.row(i)
 		if len(vec) > 0 {
 			copy(row, vec)
 			p.nvec++
@@ -102,7 +105,7 @@ func (p *partition) syncQuant(i int, vec []float32) {
 	case p.quant != nil:
 		p.quant.set(i, vec)
 	case p.approxMin > 0 && len(p.recs) >= p.approxMin:
-		p.quant = newQuantSlab(p.slab, p.dim, len(p.recs))
+		p.quant = newQuantSlab(&p.vecs)
 	}
 }
 
@@ -126,7 +129,7 @@ func (p *partition) remove(id string) int {
 		p.ids[p.recs[i].ID] = i
 		p.cols.move(i, last)
 		if p.dim > 0 {
-			copy(p.slab[i*p.dim:(i+1)*p.dim], p.slab[last*p.dim:])
+			copy(p.vecs.row(i), p.vecs.row(last))
 		}
 		if p.quant != nil {
 			p.quant.move(i, last)
@@ -136,7 +139,7 @@ func (p *partition) remove(id string) int {
 	p.recs, p.sizes, p.hasVec = p.recs[:last], p.sizes[:last], p.hasVec[:last]
 	p.cols.truncate(last)
 	if p.dim > 0 {
-		p.slab = p.slab[:last*p.dim]
+		p.vecs.truncate(last)
 	}
 	if p.quant != nil {
 		p.quant.truncate(last)
@@ -155,7 +158,7 @@ func (p *partition) remove(id string) int {
 // accepted width depends only on what is stored (the same after a restart).
 func (p *partition) dropDimIfEmpty() {
 	if p.nvec == 0 && p.dim != 0 {
-		p.dim, p.slab = 0, nil
+		p.dim, p.vecs = 0, rowStore[float32]{}
 	}
 }
 
@@ -164,7 +167,7 @@ func (p *partition) vector(i int) []float32 {
 	if !p.hasVec[i] {
 		return nil
 	}
-	return slices.Clone(p.slab[i*p.dim : (i+1)*p.dim])
+	return slices.Clone(p.vecs.row(i))
 }
 
 // memoryAt returns a deep copy of record i with its vector, safe to hand out.

@@ -8,16 +8,15 @@ import "math"
 // in step with the slab by upsert and remove and rebuilt on load, never
 // logged.
 type quantSlab struct {
-	dim   int
-	codes []int8
+	codes rowStore[int8]
 	scale []float32 // 0 for a row without a vector
 }
 
-// newQuantSlab quantises every row of a slab of rows×dim.
-func newQuantSlab(slab []float32, dim, rows int) *quantSlab {
-	q := &quantSlab{dim: dim, codes: make([]int8, rows*dim, (rows+rows/4)*dim), scale: make([]float32, rows, rows+rows/4)}
-	for i := range rows {
-		q.scale[i] = quantizeRow(q.codes[i*dim:(i+1)*dim], slab[i*dim:(i+1)*dim])
+// newQuantSlab quantises every row of vecs.
+func newQuantSlab(vecs *rowStore[float32]) *quantSlab {
+	q := &quantSlab{codes: newRowStore[int8](vecs.dim), scale: make([]float32, 0, vecs.n+vecs.n/4)}
+	for i := range vecs.n {
+		q.set(i, vecs.row(i))
 	}
 	return q
 }
@@ -26,21 +25,22 @@ func newQuantSlab(slab []float32, dim, rows int) *quantSlab {
 // row count.
 func (q *quantSlab) set(i int, vec []float32) {
 	if i == len(q.scale) {
-		q.codes = append(q.codes, make([]int8, q.dim)...)
+		q.codes.push()
 		q.scale = append(q.scale, 0)
 	}
-	q.scale[i] = quantizeRow(q.codes[i*q.dim:(i+1)*q.dim], vec)
+	q.scale[i] = quantizeRow(q.codes.row(i), vec)
 }
 
 // move copies row src over row dst.
 func (q *quantSlab) move(dst, src int) {
-	copy(q.codes[dst*q.dim:(dst+1)*q.dim], q.codes[src*q.dim:(src+1)*q.dim])
+	copy(q.codes.row(dst), q.codes.row(src))
 	q.scale[dst] = q.scale[src]
 }
 
 // truncate keeps the first n rows.
 func (q *quantSlab) truncate(n int) {
-	q.codes, q.scale = q.codes[:n*q.dim], q.scale[:n]
+	q.codes.truncate(n)
+	q.scale = q.scale[:n]
 }
 
 // quantizeRow writes v's codes into dst (len(v) == len(dst), or v empty for

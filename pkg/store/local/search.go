@@ -120,10 +120,10 @@ func (p *partition) candidates(rf *rowFilter, lo, hi int, rows *[]int32) *[]int3
 
 // scoreExact pushes each listed row with its float32 cosine into t.
 func scoreExact(p *partition, vec []float32, rows []int32, t *topK) *topK {
-	dim, dot := p.dim, dotKernel()
+	dot := dotKernel()
 	for _, r := range rows {
 		i := int(r)
-		t.push(cand{score: dot(vec, p.slab[i*dim:(i+1)*dim]), row: i})
+		t.push(cand{score: dot(vec, p.vecs.row(i)), row: i})
 	}
 	return t
 }

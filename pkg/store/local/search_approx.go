@@ -31,11 +31,18 @@ func scanApprox(p *partition, vec []float32, k int, lists []*[]int32, workers in
 // scoreInt8 pushes each listed row with its approximate score into t.
 func scoreInt8(q *quantSlab, qv []int16, rows []int32, t *topK) *topK {
 	kernel := dotsInt8Kernel()
-	var dots [approxBlock]int32
+	var dots, rel [approxBlock]int32
 	for len(rows) > 0 {
-		block := rows[:min(approxBlock, len(rows))]
-		rows = rows[len(block):]
-		kernel(qv, q.codes, block, dots[:len(block)])
+		// A block stays within one chunk (rows ascend), indexed from its start.
+		chunk := rows[0] >> chunkShift
+		n := 0
+		for n < min(approxBlock, len(rows)) && rows[n]>>chunkShift == chunk {
+			rel[n] = rows[n] & chunkMask
+			n++
+		}
+		block := rows[:n]
+		rows = rows[n:]
+		kernel(qv, q.codes.chunk(int(chunk)), rel[:n], dots[:n])
 		for j, r := range block {
 			c := cand{score: float32(dots[j]) * q.scale[r], row: int(r)}
 			if len(t.items) < t.k || c.score >= t.items[0].score {

@@ -1,0 +1,52 @@
+package local
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestRowStoreMatchesFlatSlice runs random pushes, writes, moves and
+// truncations across chunk boundaries against a plain slice.
+func TestRowStoreMatchesFlatSlice(t *testing.T) {
+	for _, dim := range []int{1, 3, 16} {
+		r := rand.New(rand.NewPCG(uint64(dim), 9))
+		s := newRowStore[float32](dim)
+		var flat []float32
+		for step := range 20_000 {
+			switch op := r.IntN(10); {
+			case op < 6 || s.n == 0:
+				i := s.push()
+				if i != len(flat)/dim {
+					t.Fatalf("dim %d step %d: push returned row %d, want %d", dim, step, i, len(flat)/dim)
+				}
+				row := s.row(i)
+				flat = append(flat, make([]float32, dim)...)
+				for j := range row {
+					if row[j] != 0 {
+						t.Fatalf("dim %d step %d: pushed row not zero", dim, step)
+					}
+					row[j] = float32(step*dim + j)
+					flat[i*dim+j] = row[j]
+				}
+			case op < 8:
+				dst, src := r.IntN(s.n), r.IntN(s.n)
+				copy(s.row(dst), s.row(src))
+				copy(flat[dst*dim:(dst+1)*dim], flat[src*dim:(src+1)*dim])
+			default:
+				n := max(0, s.n-r.IntN(3*chunkRows/2))
+				s.truncate(n)
+				flat = flat[:n*dim]
+			}
+			if s.n != len(flat)/dim {
+				t.Fatalf("dim %d step %d: %d rows, want %d", dim, step, s.n, len(flat)/dim)
+			}
+		}
+		if got := s.appendTo(nil); !slices.Equal(got, flat) {
+			t.Fatalf("dim %d: rows differ from the flat slice", dim)
+		}
+		if want := (s.n + chunkMask) >> chunkShift; len(s.chunks) != want {
+			t.Fatalf("dim %d: %d chunks for %d rows, want %d", dim, len(s.chunks), s.n, want)
+		}
+	}
+}
