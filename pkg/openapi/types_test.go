@@ -96,6 +96,8 @@ func TestSchemasMatchGoTypes(t *testing.T) {
 		{"TopicsResponse", query.TopicsResponse{}, true},
 		{"TopicNode", topics.Node{}, true},
 		{"ConsolidateRequest", query.ConsolidateRequest{}, false},
+		{"ReindexRequest", query.ReindexRequest{}, false},
+		{"ReindexResponse", query.ReindexResponse{}, true},
 		{"LearnRequest", query.LearnRequest{}, false},
 		{"ListResponse", query.ListResponse{}, true},
 		{"Stats", query.Stats{}, true},

@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/recollect-dev/recollect/pkg/client"
+	"github.com/recollect-dev/recollect/pkg/snapshot"
+)
+
+// maxReportedErrors is how many bad lines a failed import prints.
+const maxReportedErrors = 20
+
+func newImportCmd() *cobra.Command {
+	var (
+		f      clientFlags
+		format string
+	)
+	cmd := &cobra.Command{
+		Use:   "import FILE",
+		Short: "Import memories into a tenant: NDJSON from recollect export, or Bernard's memories.json (--format bernard)",
+		Long: "Import memories into a tenant. Records are stored under the tenant of --tenant (or the API key), whatever the file " +
+			"says; the whole file is checked first and nothing is sent when a line is bad. Importing the same file again is safe: " +
+			"records are written by id, unchanged ones are skipped.",
+		Example: `  recollect import --tenant acme acme.ndjson
+  recollect import --tenant me --format bernard ~/.bernard/rag/memories.json`,
+		Args: cobra.ExactArgs(1),
+	}
+	fs := cmd.Flags()
+	f.register(fs)
+	fs.StringVar(&format, "format", "recollect", "recollect (NDJSON of GET /v1/export) or bernard (Bernard's memories.json)")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if format != "recollect" && format != "bernard" {
+			return fmt.Errorf("--format must be recollect or bernard (got %q)", format)
+		}
+		c, ctx, cancel, err := f.start(cmd, transferTime)
+		if err != nil {
+			return err
+		}
+		defer cancel()
+		c = c.WithOptions(client.WithHTTPClient(&http.Client{})) // the deadline is ctx's
+		body, err := importBody(args[0], format, f.namespace)
+		if err != nil {
+			return err
+		}
+		defer body.Close()
+		if n, bad, err := snapshot.Check(body, maxReportedErrors, time.Now()); err != nil || len(bad) > 0 {
+			return badFile(cmd.ErrOrStderr(), args[0], bad, err)
+		} else if n == 0 {
+			return fmt.Errorf("%s holds no memories", args[0])
+		}
+		if _, err := body.Seek(0, io.SeekStart); err != nil {
+			return fmt.Errorf("reread %s: %w", args[0], err)
+		}
+		resp, err := c.Import(ctx, "", body)
+		if err != nil {
+			if len(resp.Errors) > 0 {
+				_ = badFile(cmd.ErrOrStderr(), args[0], resp.Errors, nil)
+			}
+			return fmt.Errorf("%w (%d imported before the failure; importing the file again is safe)", err, resp.Imported)
+		}
+		if f.asJSON {
+			return writeJSON(cmd.OutOrStdout(), resp)
+		}
+		fmt.Fprintf(cmd.OutOrStdout(), "imported %d memories, skipped %d unchanged\n", resp.Imported, resp.Skipped)
+		return nil
+	}
+	return cmd
+}
+
+// seekCloser is a file, or a converted Bernard file in memory.
+type seekCloser interface {
+	io.ReadSeeker
+	io.Closer
+}
+
+type nopSeekCloser struct{ *bytes.Reader }
+
+func (nopSeekCloser) Close() error { return nil }
+
+// importBody opens the file as an NDJSON stream of memories.
+func importBody(path, format, namespace string) (seekCloser, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if format == "recollect" {
+		return file, nil
+	}
+	defer file.Close()
+	mems, err := snapshot.Bernard(file, snapshot.BernardOptions{Namespace: namespace, Now: time.Now()})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	for _, m := range mems {
+		if err := enc.Encode(m); err != nil {
+			return nil, fmt.Errorf("convert %s: %w", path, err)
+		}
+	}
+	return nopSeekCloser{bytes.NewReader(buf.Bytes())}, nil
+}
+
+// badFile prints the bad lines and returns the error that stops the import.
+func badFile(w io.Writer, path string, bad []snapshot.LineError, err error) error {
+	for _, le := range bad {
+		fmt.Fprintf(w, "%s:%s\n", path, le.Error())
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w; nothing imported", path, err)
+	}
+	return fmt.Errorf("%s has bad lines (%d shown); nothing imported", path, len(bad))
+}
