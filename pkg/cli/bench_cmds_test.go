@@ -98,15 +98,18 @@ func TestBenchStoreCommand(t *testing.T) {
 }
 
 func TestBenchRecallCommand(t *testing.T) {
-	res := runBench(t, "recall", "--memories", "200", "--tenants", "2", "--queries", "20", "--clients", "4", "--single-queries", "3")
-	for _, k := range []string{"p50_ms", "p99_ms", "qps", "single_client_p50_ms", "candidates_per_channel"} {
+	res := runBench(t, "recall", "--memories", "200", "--tenants", "2", "--queries", "20", "--concurrency", "4", "--single-queries", "3",
+		"--learn-waits", "5")
+	for _, k := range []string{"p50_ms", "p99_ms", "qps", "single_client_p50_ms", "candidates_per_channel", "learn_wait_p50_ms", "learn_wait_p99_ms"} {
 		positive(t, res, k)
 	}
-	if res["memories"] != 200.0 || res["clients"] != 4.0 || res["queries"] != 20.0 {
-		t.Errorf("memories, clients, queries = %v, %v, %v", res["memories"], res["clients"], res["queries"])
+	if res["memories"] != 200.0 || res["clients"] != 4.0 || res["concurrency"] != 4.0 || res["queries"] != 20.0 || res["learn_waits"] != 5.0 {
+		t.Errorf("memories, clients, concurrency, queries, learn_waits = %v, %v, %v, %v, %v",
+			res["memories"], res["clients"], res["concurrency"], res["queries"], res["learn_waits"])
 	}
-	if _, ok := res["learn_wait_p50_ms"]; ok {
-		t.Error("learn_wait_p50_ms reported, but learn has no wait=true")
+	p50, _ := res["learn_wait_p50_ms"].(float64)
+	if p99, _ := res["learn_wait_p99_ms"].(float64); p99 < p50 {
+		t.Errorf("learn wait p99 %v below p50 %v", res["learn_wait_p99_ms"], res["learn_wait_p50_ms"])
 	}
 }
 

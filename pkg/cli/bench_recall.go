@@ -29,7 +29,9 @@ type RecallResult struct {
 	Tenants  int `json:"tenants"`
 	Queries  int `json:"queries"`
 	Clients  int `json:"clients"`
-	K        int `json:"k"`
+	// Concurrency is Clients, under the name of the --concurrency flag.
+	Concurrency int `json:"concurrency"`
+	K           int `json:"k"`
 	// P50Ms, P99Ms and QPS are measured with Clients concurrent clients.
 	P50Ms float64 `json:"p50_ms"`
 	P99Ms float64 `json:"p99_ms"`
@@ -37,19 +39,30 @@ type RecallResult struct {
 	// SingleP50Ms is one client alone: the latency without queueing.
 	SingleP50Ms float64 `json:"single_client_p50_ms"`
 	SingleP99Ms float64 `json:"single_client_p99_ms"`
-	Candidates  int     `json:"candidates_per_channel"`
-	Note        string  `json:"note"`
-	GOMAXPROCS  int     `json:"gomaxprocs"`
-	CPUs        int     `json:"cpus"`
+	// LearnWait* measure POST /v1/memories with wait=true, one client, after
+	// the recall runs: the time until the memory is stored and answered.
+	LearnWaits       int     `json:"learn_waits,omitempty"`
+	LearnWaitP50Ms   float64 `json:"learn_wait_p50_ms,omitempty"`
+	LearnWaitP99Ms   float64 `json:"learn_wait_p99_ms,omitempty"`
+	LearnWaitMerged  int     `json:"learn_wait_merged,omitempty"`
+	LearnWaitTimeout int     `json:"learn_wait_timeouts,omitempty"`
+	Candidates       int     `json:"candidates_per_channel"`
+	Note             string  `json:"note"`
+	GOMAXPROCS       int     `json:"gomaxprocs"`
+	CPUs             int     `json:"cpus"`
 }
 
 const recallNote = "POST /v1/recall over loopback HTTP to the query module in this process (built-in model embeds every query; " +
 	"queries are distinct, so the embedding cache rarely hits); memories are Zipf pseudo-word texts with random unit vectors " +
-	"written to the local store before the module starts; learn_wait_p50_ms is omitted: POST /v1/memories has no wait=true yet"
+	"written to the local store before the modules start; learn_wait_* time POST /v1/memories with wait=true from one client " +
+	"through the extractor, embedder and store modules of the same process (built-in model), after the recall runs"
 
 // RecallOptions sizes a recall benchmark.
 type RecallOptions struct {
 	Memories, Tenants, Queries, Clients, SingleQueries, K int
+	// LearnWaits is how many learns with wait=true to time; 0 skips them
+	// (and the extractor and embedder modules).
+	LearnWaits int
 }
 
 func newBenchRecallCmd() *cobra.Command {
@@ -66,10 +79,16 @@ func newBenchRecallCmd() *cobra.Command {
 	cmd.Flags().IntVar(&opt.Tenants, "tenants", 1, "tenants the memories are spread over (round robin); each query picks one at random")
 	cmd.Flags().IntVar(&opt.Queries, "queries", 2000, "recall requests sent by the concurrent clients")
 	cmd.Flags().IntVar(&opt.Clients, "clients", 64, "concurrent HTTP clients")
+	cmd.Flags().IntVar(&opt.Clients, "concurrency", 64, "concurrent HTTP clients (same as --clients)")
 	cmd.Flags().IntVar(&opt.SingleQueries, "single-queries", 100, "recall requests sent by one client alone first")
 	cmd.Flags().IntVar(&opt.K, "k", 10, "memories per recall")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	learnWait := cmd.Flags().Bool("learn-wait", true, "also time POST /v1/memories with wait=true (learn_wait_p50_ms, learn_wait_p99_ms)")
+	cmd.Flags().IntVar(&opt.LearnWaits, "learn-waits", 200, "learns with wait=true timed when --learn-wait is on")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		if !*learnWait {
+			opt.LearnWaits = 0
+		}
 		res, err := BenchRecall(cmd.Context(), opt)
 		if err != nil {
 			return err
@@ -81,6 +100,10 @@ func newBenchRecallCmd() *cobra.Command {
 		fmt.Fprintf(w, "memories          %d over %d tenants\n", res.Memories, res.Tenants)
 		fmt.Fprintf(w, "one client        p50 %.2f ms, p99 %.2f ms\n", res.SingleP50Ms, res.SingleP99Ms)
 		fmt.Fprintf(w, "%d clients        %.0f recalls/s, p50 %.2f ms, p99 %.2f ms\n", res.Clients, res.QPS, res.P50Ms, res.P99Ms)
+		if res.LearnWaits > 0 {
+			fmt.Fprintf(w, "learn, wait=true  p50 %.2f ms, p99 %.2f ms over %d (%d merged, %d timed out)\n",
+				res.LearnWaitP50Ms, res.LearnWaitP99Ms, res.LearnWaits, res.LearnWaitMerged, res.LearnWaitTimeout)
+		}
 		fmt.Fprintf(w, "note              %s\n", res.Note)
 		return nil
 	}
@@ -90,8 +113,8 @@ func newBenchRecallCmd() *cobra.Command {
 // BenchRecall fills a local store, starts the query module on it in this
 // process and sends it recall requests over HTTP.
 func BenchRecall(ctx context.Context, opt RecallOptions) (RecallResult, error) {
-	if opt.Tenants < 1 || opt.Memories < opt.Tenants || opt.Queries < 1 || opt.Clients < 1 || opt.SingleQueries < 1 || opt.K < 1 {
-		return RecallResult{}, errNeed("memories >= tenants >= 1 and queries, clients, single-queries, k >= 1")
+	if opt.Tenants < 1 || opt.Memories < opt.Tenants || opt.Queries < 1 || opt.Clients < 1 || opt.SingleQueries < 1 || opt.K < 1 || opt.LearnWaits < 0 {
+		return RecallResult{}, errNeed("memories >= tenants >= 1, queries, clients, single-queries, k >= 1 and learn-waits >= 0")
 	}
 	dir, err := os.MkdirTemp("", "recollect-bench-recall-")
 	if err != nil {
@@ -118,6 +141,9 @@ func BenchRecall(ctx context.Context, opt RecallOptions) (RecallResult, error) {
 	cfg.RegisterFlags(fs, app.TargetQuery)
 	cfg.DataDir = dir
 	cfg.Web.Addr = "127.0.0.1:0"
+	if opt.LearnWaits > 0 { // a learn is stored by the extractor and the embedder
+		cfg.Targets = []string{app.TargetQuery, app.TargetExtractor, app.TargetEmbedder}
+	}
 	a, err := app.New(cfg, log)
 	if err != nil {
 		return RecallResult{}, err
@@ -151,10 +177,19 @@ func BenchRecall(ctx context.Context, opt RecallOptions) (RecallResult, error) {
 	if err != nil {
 		return RecallResult{}, err
 	}
-	return RecallResult{Memories: opt.Memories, Tenants: opt.Tenants, Queries: opt.Queries, Clients: opt.Clients, K: opt.K,
+	res := RecallResult{Memories: opt.Memories, Tenants: opt.Tenants, Queries: opt.Queries, Clients: opt.Clients, Concurrency: opt.Clients, K: opt.K,
 		P50Ms: percentile(lat, 50), P99Ms: percentile(lat, 99), QPS: float64(opt.Queries) / took.Seconds(),
 		SingleP50Ms: percentile(single, 50), SingleP99Ms: percentile(single, 99), Candidates: cfg.Recall.Candidates,
-		Note: recallNote, GOMAXPROCS: runtime.GOMAXPROCS(0), CPUs: runtime.NumCPU()}, nil
+		Note: recallNote, GOMAXPROCS: runtime.GOMAXPROCS(0), CPUs: runtime.NumCPU()}
+	if opt.LearnWaits > 0 {
+		learns, err := sendLearns(ctx, client, a.Web().URL()+"/v1/memories", c, opt.Memories, opt.LearnWaits)
+		if err != nil {
+			return RecallResult{}, err
+		}
+		res.LearnWaits, res.LearnWaitMerged, res.LearnWaitTimeout = len(learns.latencies), learns.merged, learns.timedOut
+		res.LearnWaitP50Ms, res.LearnWaitP99Ms = percentile(learns.latencies, 50), percentile(learns.latencies, 99)
+	}
+	return res, nil
 }
 
 // sendRecalls posts every body from clients goroutines and returns the
