@@ -48,6 +48,7 @@ type Query struct {
 	log      *slog.Logger
 	now      func() time.Time
 	latency  *prometheus.HistogramVec
+	tokens   *tokenCache // counts content tokens for stats
 	// model and shortContent embed imported records (SetEmbedder).
 	model        embed.Embedder
 	shortContent int
@@ -55,7 +56,7 @@ type Query struct {
 
 // New builds the module.
 func New(r *recall.Recaller, st store.Store, pub Publisher, trees TreeLoader, reg prometheus.Registerer, log *slog.Logger, now func() time.Time) *Query {
-	q := &Query{recaller: r, store: st, pub: pub, trees: trees, log: log, now: now}
+	q := &Query{recaller: r, store: st, pub: pub, trees: trees, log: log, now: now, tokens: newTokenCache()}
 	q.latency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "recollect_query_duration_seconds", Help: "Query API latency by route.",
 		Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}}, []string{"route"})
 	if reg != nil {
@@ -375,6 +376,10 @@ type Stats struct {
 	Kinds    map[string]int `json:"kinds"`
 	Layers   map[string]int `json:"layers"`
 	Chars    int            `json:"chars"`
+	// Tokens is the BPE tokens (cl100k_base, as context budgets count
+	// them) of every content, in all and by domain.
+	Tokens       int            `json:"tokens"`
+	DomainTokens map[string]int `json:"domain_tokens"`
 }
 
 func (q *Query) stats(w http.ResponseWriter, r *http.Request) {
@@ -382,8 +387,14 @@ func (q *Query) stats(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s := Stats{Tenant: tenant, Domains: map[string]int{}, Types: map[string]int{}, Kinds: map[string]int{}, Layers: map[string]int{}}
-	err := q.store.Scroll(r.Context(), tenant, store.Filter{IncludeArchived: true}, func(m memory.Memory) error {
+	count, err := q.tokens.counter()
+	if err != nil {
+		q.fail(w, r, "stats", fmt.Errorf("load tokenizer: %w", err))
+		return
+	}
+	s := Stats{Tenant: tenant, Domains: map[string]int{}, Types: map[string]int{}, Kinds: map[string]int{}, Layers: map[string]int{},
+		DomainTokens: map[string]int{}}
+	err = q.store.Scroll(r.Context(), tenant, store.Filter{IncludeArchived: true}, func(m memory.Memory) error {
 		s.Memories++
 		if m.Archived {
 			s.Archived++
@@ -393,6 +404,9 @@ func (q *Query) stats(w http.ResponseWriter, r *http.Request) {
 		s.Kinds[string(m.Kind)]++
 		s.Layers[string(m.Layer)]++
 		s.Chars += len(m.Content)
+		n := count(m.Content)
+		s.Tokens += n
+		s.DomainTokens[m.Domain] += n
 		return nil
 	})
 	if err != nil {
