@@ -13,13 +13,16 @@ import (
 // Payload kinds. An upsert or delete frame is one whole batch, so a batch is
 // replayed entirely or not at all.
 const (
-	opUpsert byte = 1
-	opDelete byte = 2
-	opEnd    byte = 3 // a snapshot's last frame, carrying its record count
+	opUpsertJSON byte = 1 // upserts written before the binary encoding; still read
+	opDelete     byte = 2
+	opEnd        byte = 3 // a snapshot's last frame, carrying its record count
+	opUpsert     byte = 4
 )
 
-// An upsert record is the memory as JSON without its vector, then the vector
-// as a uvarint length and raw little-endian float32s (compact and exact).
+// An upsert record is the memory without its vector (binary, see
+// recordbin.go; JSON in opUpsertJSON payloads) behind a uvarint length, then
+// the vector as a uvarint length and raw little-endian float32s (compact
+// and exact). Either kind decodes to an op of kind opUpsert.
 
 // op is a decoded payload.
 type op struct {
@@ -33,14 +36,20 @@ type op struct {
 
 // appendRecord appends one upsert record for m with vector vec.
 func appendRecord(dst []byte, m *memory.Memory, vec []float32) ([]byte, error) {
-	c := *m
-	c.Vector = nil
-	js, err := json.Marshal(&c)
+	// The length goes in front of the memory, which is encoded in place
+	// behind room for the largest length a frame allows, then moved up.
+	const room = 5
+	at := len(dst)
+	dst, err := appendMemoryBinary(append(dst, make([]byte, room)...), m)
 	if err != nil {
-		return dst, fmt.Errorf("encode memory %s: %w", m.ID, err)
+		return dst[:at], err
 	}
-	dst = binary.AppendUvarint(dst, uint64(len(js)))
-	dst = append(dst, js...)
+	n := len(dst) - at - room
+	var lb [binary.MaxVarintLen64]byte
+	ln := binary.PutUvarint(lb[:], uint64(n))
+	copy(dst[at:], lb[:ln])
+	copy(dst[at+ln:], dst[at+room:])
+	dst = dst[:at+ln+n]
 	dst = binary.AppendUvarint(dst, uint64(len(vec)))
 	for _, f := range vec {
 		dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(f))
@@ -138,7 +147,12 @@ func decodeOp(p []byte) (op, error) {
 	c := &cursor{b: p[1:]}
 	o := op{kind: p[0]}
 	switch o.kind {
-	case opUpsert:
+	case opUpsert, opUpsertJSON:
+		decode := decodeMemoryBinary
+		if o.kind == opUpsertJSON {
+			decode = decodeMemoryJSON
+		}
+		o.kind = opUpsert
 		n := c.count(2)
 		o.mems = make([]memory.Memory, 0, n)
 		o.sizes = make([]int, 0, n)
@@ -150,8 +164,8 @@ func decodeOp(p []byte) (op, error) {
 			if c.err != nil {
 				break
 			}
-			var m memory.Memory
-			if err := json.Unmarshal(js, &m); err != nil {
+			m, err := decode(js)
+			if err != nil {
 				return op{}, fmt.Errorf("decode memory %d: %w", i, err)
 			}
 			if dim > 0 {
@@ -182,4 +196,10 @@ func decodeOp(p []byte) (op, error) {
 		return op{}, fmt.Errorf("%d stray bytes after payload", len(c.b))
 	}
 	return o, nil
+}
+
+func decodeMemoryJSON(p []byte) (memory.Memory, error) {
+	var m memory.Memory
+	err := json.Unmarshal(p, &m)
+	return m, err
 }
