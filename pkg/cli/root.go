@@ -58,7 +58,7 @@ func NewRoot() *cobra.Command {
 	root.AddCommand(newRunCmd(""), newConfigCmd(), newUsageCmd(), newBenchCmd())
 	root.AddCommand(newEvalCmd(), newRememberCmd(), newRecallCmd(), newContextCmd(), newResumeCmd(), newTopicsCmd(), newStatsCmd(),
 		newForgetCmd(), newMCPCmd())
-	root.AddCommand(newExportCmd(), newImportCmd())
+	root.AddCommand(newExportCmd(), newImportCmd(), newReindexCmd())
 	return root
 }
 
