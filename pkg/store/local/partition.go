@@ -71,6 +71,11 @@ func (p *partition) upsert(m memory.Memory, size int, lv lexical.SparseVector) i
 	} else {
 		i = len(p.recs)
 		p.ids[m.ID] = i
+		if i == cap(p.recs) {
+			// Half again, not append's quarter for big slices: a reopen
+			// appends every record, and each growth copies them all.
+			p.recs = slices.Grow(p.recs, max(16, i/2))
+		}
 		p.recs = append(p.recs, m)
 		p.sizes = append(p.sizes, size)
 		p.hasVec = append(p.hasVec, false)

@@ -44,19 +44,28 @@ func (q *quantSlab) truncate(n int) {
 }
 
 // quantizeRow writes v's codes into dst (len(v) == len(dst), or v empty for
-// zeros) and returns the value of one code unit.
+// zeros) and returns the value of one code unit. Float32 arithmetic only:
+// it runs for every row a reopen loads.
 func quantizeRow(dst []int8, v []float32) float32 {
 	var peak float32
 	for _, x := range v {
-		peak = max(peak, float32(math.Abs(float64(x))))
+		peak = max(peak, x, -x)
 	}
 	if peak == 0 {
 		clear(dst)
 		return 0
 	}
 	inv := 127 / peak
+	dst = dst[:len(v)]
 	for j, x := range v {
-		dst[j] = int8(math.Round(float64(x * inv)))
+		y := x * inv
+		// Round half away from zero; |y| <= 127 (and a hair), so the
+		// conversion cannot overflow.
+		if y < 0 {
+			dst[j] = int8(y - 0.5)
+		} else {
+			dst[j] = int8(y + 0.5)
+		}
 	}
 	return peak / 127
 }

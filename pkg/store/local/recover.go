@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/recollect-dev/recollect/pkg/lexical"
 )
 
 // recover rebuilds the state from the newest snapshot and the logs after it,
@@ -79,45 +81,45 @@ func (s *Store) replayWAL(seq uint64) (int64, error) {
 		s.log.Warn("local store log header torn, starting it empty", "path", path, "bytes", st.Size(), "header_bytes", n)
 		return 0, nil
 	}
-	fr := newFrameReader(f, magicLen, st.Size())
+	next, stop := decodeAhead(newFrameReader(f, magicLen, st.Size()))
+	defer stop()
 	records := 0
 	for {
-		p, err := fr.next()
-		if errors.Is(err, io.EOF) {
-			return fr.off, nil
+		d := next()
+		if errors.Is(d.err, io.EOF) {
+			return d.off, nil
 		}
-		if errors.Is(err, errTorn) {
+		if errors.Is(d.err, errTorn) {
 			s.log.Warn("local store log tail torn or corrupt, truncating it",
-				"path", path, "offset", fr.off, "dropped_bytes", st.Size()-fr.off, "frames_replayed", records)
-			if err := truncate(path, fr.off); err != nil {
+				"path", path, "offset", d.off, "dropped_bytes", st.Size()-d.off, "frames_replayed", records)
+			if err := truncate(path, d.off); err != nil {
 				return 0, err
 			}
-			return fr.off, nil
+			return d.off, nil
 		}
-		if err != nil {
-			return 0, fmt.Errorf("read wal %s at offset %d: %w", path, fr.off, err)
+		if d.err != nil {
+			return 0, fmt.Errorf("read wal %s at offset %d: %w", path, d.off, d.err)
 		}
-		o, err := decodeOp(p)
-		if err != nil {
+		if d.decodeErr != nil {
 			// The checksum held, so these are our bytes in a form we cannot
 			// read: cutting them off would lose acknowledged data.
-			return 0, fmt.Errorf("decode wal %s at offset %d: %w", path, fr.off, err)
+			return 0, fmt.Errorf("decode wal %s at offset %d: %w", path, d.off, d.decodeErr)
 		}
-		if o.kind != opUpsert && o.kind != opDelete {
-			return 0, fmt.Errorf("decode wal %s at offset %d: unexpected payload kind %d", path, fr.off, o.kind)
+		if d.o.kind != opUpsert && d.o.kind != opDelete {
+			return 0, fmt.Errorf("decode wal %s at offset %d: unexpected payload kind %d", path, d.off, d.o.kind)
 		}
-		if err := s.replay(o); err != nil {
-			return 0, fmt.Errorf("apply wal %s at offset %d: %w", path, fr.off, err)
+		if err := s.replay(d.o, d.lex); err != nil {
+			return 0, fmt.Errorf("apply wal %s at offset %d: %w", path, d.off, err)
 		}
 		records++
 	}
 }
 
-// replay applies one decoded batch during recovery, when nothing else runs.
-func (s *Store) replay(o op) error {
+// replay applies one decoded batch (with the lexical vectors of its
+// memories) during recovery, when nothing else runs.
+func (s *Store) replay(o op, lex []lexical.SparseVector) error {
 	switch o.kind {
 	case opUpsert:
-		lex := memoryVectors(o.mems)
 		for i, m := range o.mems {
 			p := s.partitionForWrite(m.Tenant)
 			if err := checkDim(m.Tenant, m.ID, p.dim, len(m.Vector)); err != nil {

@@ -10,8 +10,8 @@ const (
 // rowStore holds rows of dim values in chunks of chunkRows rows, so that
 // growing a big partition never copies what it already holds (a single
 // slice grown by append copied the whole slab again and again, which was
-// most of the time a reopen took). Only the last chunk grows by append, so
-// a small partition holds no more than a small slice. Row i of chunk c is
+// most of the time a reopen took). Only the first chunk grows by append,
+// so a small partition holds no more than a small slice. Row i of chunk c is
 // row c<<chunkShift + i.
 type rowStore[T float32 | int8] struct {
 	dim    int
@@ -35,7 +35,13 @@ func (s *rowStore[T]) chunk(c int) []T { return s.chunks[c] }
 func (s *rowStore[T]) push() int {
 	i := s.n
 	if i&chunkMask == 0 {
-		s.chunks = append(s.chunks, make([]T, 0, s.dim*min(chunkRows, 16)))
+		// Only the first chunk starts small: a partition that filled one
+		// is big, and the rest of a chunk is little next to it.
+		rows := chunkRows
+		if i == 0 {
+			rows = 16
+		}
+		s.chunks = append(s.chunks, make([]T, 0, s.dim*rows))
 	}
 	last := len(s.chunks) - 1
 	c := s.chunks[last]

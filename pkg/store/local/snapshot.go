@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/recollect-dev/recollect/pkg/lexical"
 	"github.com/recollect-dev/recollect/pkg/memory"
 )
 
@@ -71,7 +72,7 @@ func writeSnapshotFile(f *os.File, mems []memory.Memory) error {
 // readSnapshot applies every batch of a snapshot. A snapshot is renamed into
 // place only once whole, so anything short of that is corruption, not a
 // crash, and is an error.
-func readSnapshot(path string, apply func(op) error) error {
+func readSnapshot(path string, apply func(op, []lexical.SparseVector) error) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("open snapshot %s: %w", path, err)
@@ -85,33 +86,33 @@ func readSnapshot(path string, apply func(op) error) error {
 	if _, err := io.ReadFull(f, magic[:]); err != nil || string(magic[:]) != snapMagic {
 		return fmt.Errorf("read snapshot %s: not a snapshot (bad header)", path)
 	}
-	fr := newFrameReader(f, magicLen, st.Size())
+	next, stop := decodeAhead(newFrameReader(f, magicLen, st.Size()))
+	defer stop()
 	var records uint64
 	for {
-		p, err := fr.next()
-		if errors.Is(err, io.EOF) {
+		d := next()
+		if errors.Is(d.err, io.EOF) {
 			return fmt.Errorf("read snapshot %s: ends without its trailer", path)
 		}
-		if err != nil {
-			return fmt.Errorf("read snapshot %s at offset %d: %w", path, fr.off, err)
+		if d.err != nil {
+			return fmt.Errorf("read snapshot %s at offset %d: %w", path, d.off, d.err)
 		}
-		o, err := decodeOp(p)
-		if err != nil {
-			return fmt.Errorf("decode snapshot %s at offset %d: %w", path, fr.off, err)
+		if d.decodeErr != nil {
+			return fmt.Errorf("decode snapshot %s at offset %d: %w", path, d.off, d.decodeErr)
 		}
-		switch o.kind {
+		switch d.o.kind {
 		case opUpsert:
-			records += uint64(len(o.mems))
-			if err := apply(o); err != nil {
+			records += uint64(len(d.o.mems))
+			if err := apply(d.o, d.lex); err != nil {
 				return fmt.Errorf("apply snapshot %s: %w", path, err)
 			}
 		case opEnd:
-			if o.count != records || fr.off != st.Size() {
-				return fmt.Errorf("read snapshot %s: trailer says %d records, read %d", path, o.count, records)
+			if d.o.count != records || d.off != st.Size() {
+				return fmt.Errorf("read snapshot %s: trailer says %d records, read %d", path, d.o.count, records)
 			}
 			return nil
 		default:
-			return fmt.Errorf("read snapshot %s: unexpected payload kind %d", path, o.kind)
+			return fmt.Errorf("read snapshot %s: unexpected payload kind %d", path, d.o.kind)
 		}
 	}
 }
