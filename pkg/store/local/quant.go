@@ -2,6 +2,9 @@ package local
 
 import "math"
 
+// roundMagic is 1.5·2²³: a float32 at least this big has no fraction bits.
+const roundMagic float32 = 12582912
+
 // quantSlab is an int8 copy of a partition's slab for approximate search:
 // row i is round(v/scale[i]) with scale[i] = max|v|/127, so each row uses
 // the whole int8 range whatever its own spread. It is derived state, kept
@@ -58,14 +61,9 @@ func quantizeRow(dst []int8, v []float32) float32 {
 	inv := 127 / peak
 	dst = dst[:len(v)]
 	for j, x := range v {
-		y := x * inv
-		// Round half away from zero; |y| <= 127 (and a hair), so the
-		// conversion cannot overflow.
-		if y < 0 {
-			dst[j] = int8(y - 0.5)
-		} else {
-			dst[j] = int8(y + 0.5)
-		}
+		// Adding and taking away 1.5·2²³ rounds |x·inv| <= 127 to the
+		// nearest integer in float32 without a branch on its sign.
+		dst[j] = int8((x*inv + roundMagic) - roundMagic)
 	}
 	return peak / 127
 }
