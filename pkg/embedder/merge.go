@@ -35,8 +35,8 @@ var errMergeAnswer = errors.New("unusable insert-merge answer")
 // failure means insert, counted and logged: a fact is never dropped
 // because the judge was unavailable.
 func (e *Embedder) merge(ctx context.Context, match, m memory.Memory, source string) (bool, error) {
-	if match.HasSource(source) {
-		// This event already merged into (or reinforced) the match: a
+	if match.HasSource(mergeToken(source, m.ID)) {
+		// This fact of this event already merged into the match: a
 		// redelivery must not merge twice.
 		e.merges.WithLabelValues("already").Inc()
 		e.outcomes.WithLabelValues("duplicate").Inc()
@@ -109,7 +109,7 @@ func (e *Embedder) applyMerge(ctx context.Context, judged, m memory.Memory, merg
 	if err != nil {
 		return fmt.Errorf("look up merge target %s: %w", judged.ID, err)
 	}
-	if cur.HasSource(source) {
+	if cur.HasSource(mergeToken(source, m.ID)) {
 		e.merges.WithLabelValues("already").Inc()
 		e.outcomes.WithLabelValues("duplicate").Inc()
 		return e.announce(ctx, cur, memory.StoredReinforced, source)
@@ -121,6 +121,7 @@ func (e *Embedder) applyMerge(ctx context.Context, judged, m memory.Memory, merg
 	cur.Vector, cur.EmbeddingModel = vec, e.model.Model()
 	cur.RepetitionCount++
 	cur.AddSource(source)
+	cur.AddSource(mergeToken(source, m.ID))
 	if ts := m.CreatedAt; ts.After(cur.ModifiedAt) {
 		cur.ModifiedAt = ts
 	}
@@ -131,3 +132,8 @@ func (e *Embedder) applyMerge(ctx context.Context, judged, m memory.Memory, merg
 	e.outcomes.WithLabelValues("merged").Inc()
 	return e.announce(ctx, cur, memory.StoredUpdated, source)
 }
+
+// mergeToken is the source id a merge records: the event and the fact, so
+// that a redelivered fact is recognised while another fact of the same
+// event (a turn often yields several) is still judged and merged.
+func mergeToken(source, factID string) string { return source + "#" + factID }

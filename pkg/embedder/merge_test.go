@@ -18,6 +18,9 @@ const (
 	mergeOld    = "User prefers dark mode in the editor."
 	mergeNew    = "User prefers dark mode in the editor, with the Solarized theme."
 	mergeResult = "User prefers dark mode in the editor, with the Solarized theme (since 2024)."
+	// mergeThird is close to mergeResult but below the duplicate rule.
+	mergeThird       = "User prefers the dark Solarized theme in the editor at 14pt."
+	mergeThirdResult = "User prefers dark mode in the editor, with the Solarized theme at 14pt (since 2024)."
 )
 
 func newMergeFixture(t *testing.T) (fixture, *llmtest.Server) {
@@ -85,7 +88,7 @@ func TestInsertMerge(t *testing.T) {
 			}
 			m := mems[0]
 			if m.ID != first.Memory.ID || m.Content != mergeResult || m.RepetitionCount != 2 ||
-				strings.Join(m.SourceIDs, ",") != "acme:e1,acme:e2" || !m.CreatedAt.Equal(first.Memory.CreatedAt) ||
+				strings.Join(m.SourceIDs, ",") != "acme:e1,acme:e2,"+mergeToken("acme:e2", second.Memory.ID) || !m.CreatedAt.Equal(first.Memory.CreatedAt) ||
 				!m.ModifiedAt.Equal(second.Memory.CreatedAt) || m.EmbeddingModel != "all-MiniLM-L6-v2" {
 				t.Fatalf("merged memory %+v", m)
 			}
@@ -102,6 +105,15 @@ func TestInsertMerge(t *testing.T) {
 			}
 			if mems := f.all(t); len(mems) != 1 || mems[0].RepetitionCount != 2 || len(srv.Requests()) != 1 {
 				t.Fatalf("after redelivery: %d memories, repetition %d, %d llm calls", len(mems), mems[0].RepetitionCount, len(srv.Requests()))
+			}
+			// Another fact of the same event is judged and merged too.
+			third := fact(mergeThird, "acme:e2")
+			srv.Push(llmtest.JSON(map[string]any{"same": true, "merged": mergeThirdResult}))
+			if err := f.handle(t, third); err != nil {
+				t.Fatal(err)
+			}
+			if mems := f.all(t); len(mems) != 1 || mems[0].Content != mergeThirdResult || mems[0].RepetitionCount != 3 || len(srv.Requests()) != 2 {
+				t.Fatalf("second fact of one event: %d memories (%+v), %d llm calls; want it merged", len(mems), mems, len(srv.Requests()))
 			}
 		})
 	}
