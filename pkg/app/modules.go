@@ -318,7 +318,11 @@ func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
 		return nil, err
 	}
 	q := query.New(r, a.store, a.bus, trees, a.reg, a.log, a.now)
-	q.SetEmbedder(a.queryModel, a.cfg.Embedder.ShortContent)
+	vz, err := embedder.NewVectorizer(a.queryModel, a.cfg.Embedder)
+	if err != nil {
+		return nil, err
+	}
+	q.SetEmbedder(a.queryModel, vz)
 	q.Routes(a.web.Handle)
 	tok, err := promptctx.NewBPE()
 	if err != nil {

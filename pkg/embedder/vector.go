@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/recollect-dev/recollect/pkg/embed"
 	"github.com/recollect-dev/recollect/pkg/embed/chunk"
 	"github.com/recollect-dev/recollect/pkg/memory"
 )
@@ -59,19 +60,42 @@ func meanVector(vecs [][]float32) ([]float32, error) {
 	return out, nil
 }
 
-// embedMemories returns one vector per memory, every chunk of every memory
-// embedded through the shared batcher.
-func (e *Embedder) embedMemories(ctx context.Context, mems []memory.Memory) ([][]float32, error) {
+// Vectorizer embeds memories the way the embedder stores them: a short
+// memory as "key: content", a long one chunked with the chunks' vectors
+// averaged. Other writers of vectors (import) use it so that a memory gets
+// the same vector whichever path stored it.
+type Vectorizer struct {
+	embed func(ctx context.Context, texts []string) ([][]float32, error)
+	short int
+	split *chunk.Splitter
+}
+
+// NewVectorizer embeds with model under cfg's short-content bound and
+// chunking.
+func NewVectorizer(model embed.Embedder, cfg Config) (*Vectorizer, error) {
+	split, err := chunk.New(cfg.Chunk)
+	if err != nil {
+		return nil, fmt.Errorf("vectorizer: %w", err)
+	}
+	return &Vectorizer{embed: model.Embed, short: cfg.ShortContent, split: split}, nil
+}
+
+// Vectors returns one unit vector per memory, every chunk of every memory
+// embedded in one call.
+func (v *Vectorizer) Vectors(ctx context.Context, mems []memory.Memory) ([][]float32, error) {
 	var texts []string
 	spans := make([][2]int, len(mems))
 	for i, m := range mems {
-		t := embedTexts(m, e.cfg.ShortContent, e.split)
+		t := embedTexts(m, v.short, v.split)
 		spans[i] = [2]int{len(texts), len(texts) + len(t)}
 		texts = append(texts, t...)
 	}
-	vecs, err := e.batch.EmbedAll(ctx, texts)
+	vecs, err := v.embed(ctx, texts)
 	if err != nil {
 		return nil, err
+	}
+	if len(vecs) != len(texts) {
+		return nil, fmt.Errorf("embed %d texts: the model returned %d vectors", len(texts), len(vecs))
 	}
 	out := make([][]float32, len(mems))
 	for i, sp := range spans {
@@ -80,6 +104,13 @@ func (e *Embedder) embedMemories(ctx context.Context, mems []memory.Memory) ([][
 		}
 	}
 	return out, nil
+}
+
+// embedMemories returns one vector per memory, every chunk of every memory
+// embedded through the shared batcher.
+func (e *Embedder) embedMemories(ctx context.Context, mems []memory.Memory) ([][]float32, error) {
+	v := Vectorizer{embed: e.batch.EmbedAll, short: e.cfg.ShortContent, split: e.split}
+	return v.Vectors(ctx, mems)
 }
 
 // embedMemory returns the vector of one memory.

@@ -19,6 +19,8 @@ import (
 
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/domains"
+	"github.com/recollect-dev/recollect/pkg/embed/chunk"
+	"github.com/recollect-dev/recollect/pkg/embedder"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/recall"
 	"github.com/recollect-dev/recollect/pkg/snapshot"
@@ -47,7 +49,11 @@ func newImportHarness(t *testing.T) *harness {
 	}
 	t.Cleanup(r.Wait)
 	q := New(r, st, b, nil, nil, quiet, time.Now)
-	q.SetEmbedder(termEmbedder{}, 300)
+	vz, err := embedder.NewVectorizer(termEmbedder{}, embedder.Config{ShortContent: 300, Chunk: chunk.DefaultConfig()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q.SetEmbedder(termEmbedder{}, vz)
 	mux := http.NewServeMux()
 	q.Routes(func(pattern string, h http.Handler) { mux.Handle(pattern, h) })
 	srv := httptest.NewServer(mux)

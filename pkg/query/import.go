@@ -42,11 +42,11 @@ type ImportResponse struct {
 	Field    string               `json:"field,omitempty"`
 }
 
-// SetEmbedder gives the module the embedding model of the store (and the
-// embedder's short-content bound, see embedder.EmbedText), which import
-// needs for records without a vector of that model.
-func (q *Query) SetEmbedder(model embed.Embedder, shortContent int) {
-	q.model, q.shortContent = model, shortContent
+// SetEmbedder gives the module the embedding model of the store and the
+// embedder's way of turning a memory into a vector (embedder.Vectorizer),
+// which import needs for records without a vector of that model.
+func (q *Query) SetEmbedder(model embed.Embedder, vectors *embedder.Vectorizer) {
+	q.model, q.vectors = model, vectors
 }
 
 // importMemories stores an NDJSON stream of memories for the caller's
@@ -188,21 +188,18 @@ func (q *Query) embedMissing(ctx context.Context, tenant string, mems []memory.M
 	if len(idx) == 0 {
 		return nil
 	}
-	if q.model == nil {
+	if q.model == nil || q.vectors == nil {
 		return errors.New("embed imported memories: this query service has no embedding model")
 	}
 	for start := 0; start < len(idx); start += importEmbed {
 		part := idx[start:min(start+importEmbed, len(idx))]
-		texts := make([]string, len(part))
+		batch := make([]memory.Memory, len(part))
 		for j, i := range part {
-			texts[j] = embedder.EmbedText(mems[i], q.shortContent)
+			batch[j] = mems[i]
 		}
-		vecs, err := q.model.Embed(usage.WithTenant(ctx, tenant), texts)
+		vecs, err := q.vectors.Vectors(usage.WithTenant(ctx, tenant), batch)
 		if err != nil {
-			return fmt.Errorf("embed %d imported memories: %w", len(texts), err)
-		}
-		if len(vecs) != len(texts) {
-			return fmt.Errorf("embed %d imported memories: model returned %d vectors", len(texts), len(vecs))
+			return fmt.Errorf("embed %d imported memories: %w", len(batch), err)
 		}
 		for j, i := range part {
 			mems[i].Vector, mems[i].EmbeddingModel = vecs[j], q.model.Model()

@@ -19,6 +19,7 @@ import (
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/consolidate"
 	"github.com/recollect-dev/recollect/pkg/embed"
+	"github.com/recollect-dev/recollect/pkg/embedder"
 	"github.com/recollect-dev/recollect/pkg/ingest"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/recall"
@@ -49,9 +50,9 @@ type Query struct {
 	now      func() time.Time
 	latency  *prometheus.HistogramVec
 	tokens   *tokenCache // counts content tokens for stats
-	// model and shortContent embed imported records (SetEmbedder).
-	model        embed.Embedder
-	shortContent int
+	// model and vectors embed imported records (SetEmbedder).
+	model   embed.Embedder
+	vectors *embedder.Vectorizer
 }
 
 // New builds the module.
