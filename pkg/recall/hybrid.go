@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -149,6 +150,11 @@ func cosine(a, b []float32) float64 {
 func (r *Recaller) channels(ctx context.Context, tenant string, vec []float32, text string, f store.Filter, k int) (dense, lex []store.Hit, err error) {
 	if hs, ok := r.store.(store.HybridSearcher); ok {
 		dense, lex, err = hs.SearchHybrid(ctx, store.HybridQuery{Tenant: tenant, Vector: vec, Text: text, K: k, Filter: f})
+		if errors.Is(err, memory.ErrInvalid) {
+			r.denseUnusable(ctx, tenant, err)
+			lex, err = r.store.SearchText(ctx, store.TextQuery{Tenant: tenant, Text: text, K: k, Filter: f})
+			dense = nil
+		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("hybrid search: %w", err)
 		}
@@ -158,6 +164,10 @@ func (r *Recaller) channels(ctx context.Context, tenant string, vec []float32, t
 	g.Go(func() error {
 		var err error
 		dense, err = r.store.Search(gctx, store.Query{Tenant: tenant, Vector: vec, K: k, Filter: f})
+		if errors.Is(err, memory.ErrInvalid) {
+			r.denseUnusable(gctx, tenant, err)
+			dense, err = nil, nil
+		}
 		if err != nil {
 			return fmt.Errorf("dense search: %w", err)
 		}
@@ -175,4 +185,13 @@ func (r *Recaller) channels(ctx context.Context, tenant string, vec []float32, t
 		return nil, nil, err
 	}
 	return dense, lex, nil
+}
+
+// denseUnusable notes a dense search the store refused as invalid: in
+// practice a query vector of another width than the tenant's stored vectors,
+// while a tenant moves to a new embedding model (recollect reindex) and
+// before its old vectors are cleared. Recall answers from the lexical
+// channel alone meanwhile rather than failing.
+func (r *Recaller) denseUnusable(ctx context.Context, tenant string, err error) {
+	r.log.WarnContext(ctx, "dense search refused, recalling lexically", "tenant", tenant, "error", err)
 }
