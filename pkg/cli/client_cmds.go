@@ -168,6 +168,9 @@ func newRecallCmd() *cobra.Command {
 	fs.StringVar(&req.Channel, "channel", "", "channel, a ranking hint")
 	fs.BoolVar(&req.Filters.IncludeArchived, "archived", false, "include archived memories")
 	fs.BoolVar(&req.Dry, "dry", false, "do not count this as an access of the memories")
+	fs.StringVar(&req.Filters.FilePath, "file-path", "", "only memories whose scope globs match this file (and those without scope)")
+	expand := fs.Bool("expand", false, "with an LLM on the server: also search alternative phrasings of the query")
+	rerank := fs.Bool("rerank", false, "with an LLM on the server: have it reorder the best candidates")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		c, ctx, cancel, err := f.start(cmd, 0)
 		if err != nil {
@@ -175,6 +178,13 @@ func newRecallCmd() *cobra.Command {
 		}
 		defer cancel()
 		req.Query = strings.Join(args, " ")
+		// Only a flag given on the command line overrides the server's default.
+		if fs.Changed("expand") {
+			req.Expand = expand
+		}
+		if fs.Changed("rerank") {
+			req.Rerank = rerank
+		}
 		for _, t := range typ {
 			req.Filters.Types = append(req.Filters.Types, memory.Type(t))
 		}

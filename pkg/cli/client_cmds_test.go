@@ -19,6 +19,7 @@ import (
 	"github.com/recollect-dev/recollect/pkg/client"
 	"github.com/recollect-dev/recollect/pkg/client/clienttest"
 	"github.com/recollect-dev/recollect/pkg/query"
+	"github.com/recollect-dev/recollect/pkg/recall"
 )
 
 // run executes the recollect command line and returns its output.
@@ -77,6 +78,13 @@ func TestClientCommands(t *testing.T) {
 		}
 		if out := mustRun(t, "recall", "--tenant", "globex", "can I push to main?"); out != "No memories match.\n" {
 			t.Fatalf("another tenant's recall printed %q", out)
+		}
+		// The LLM steps are asked for but there is no LLM: reported, not applied.
+		var resp recall.Response
+		out = mustRun(t, "recall", "--tenant", "acme", "--json", "--expand", "--rerank", "--file-path", "src/main.go", "can I push to main?")
+		if err := json.Unmarshal([]byte(out), &resp); err != nil || len(resp.Memories) == 0 ||
+			resp.Expand == nil || resp.Expand.Applied || resp.Rerank == nil || resp.Rerank.Applied {
+			t.Fatalf("recall --expand --rerank --file-path printed %s (%v)", out, err)
 		}
 	})
 
