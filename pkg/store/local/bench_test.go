@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/store"
@@ -60,21 +61,28 @@ func BenchmarkUpsertParallel(b *testing.B) {
 
 func BenchmarkSearch(b *testing.B) {
 	for _, tc := range []struct {
-		name string
-		n    int
-		f    store.Filter
+		name  string
+		n     int
+		f     store.Filter
+		exact bool
 	}{
-		{"10k", 10_000, store.Filter{}},
-		{"100k", 100_000, store.Filter{}},
-		{"100k_tag_filter", 100_000, store.Filter{Tags: []string{"t1"}}},
+		{"10k", 10_000, store.Filter{}, false},
+		{"100k", 100_000, store.Filter{}, false},
+		{"100k_exact", 100_000, store.Filter{}, true},
+		{"100k_tag_filter", 100_000, store.Filter{Tags: []string{"t1"}}, false},
+		{"100k_namespace_filter", 100_000, store.Filter{Namespaces: []string{memory.DefaultNamespace}}, false},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			s := benchStore(b, tc.n)
 			defer s.Close()
 			q := store.Query{Tenant: "bench", Vector: seededVector(1<<40, benchDim), K: 10, Filter: tc.f}
+			search := s.Search
+			if tc.exact {
+				search = s.SearchExact
+			}
 			b.ResetTimer()
 			for b.Loop() {
-				hits, err := s.Search(b.Context(), q)
+				hits, err := search(b.Context(), q)
 				if err != nil || len(hits) != 10 {
 					b.Fatalf("search: %d hits, %v", len(hits), err)
 				}
@@ -84,10 +92,61 @@ func BenchmarkSearch(b *testing.B) {
 	}
 }
 
+// BenchmarkReopen times Open on a store of 100k memories, from its log and
+// from a snapshot; run with -cpuprofile to see where a reopen goes.
+func BenchmarkReopen(b *testing.B) {
+	dir := b.TempDir()
+	benchStoreIn(b, dir, 100_000, DefaultConfig()).Close()
+	for _, tc := range []struct {
+		name    string
+		compact bool
+	}{{"log", false}, {"snapshot", true}} {
+		b.Run(tc.name, func(b *testing.B) {
+			if tc.compact {
+				compactNow(b, dir)
+			}
+			for b.Loop() {
+				s, err := Open(dir, WithLogger(discardLogger()))
+				if err != nil {
+					b.Fatal(err)
+				}
+				s.Close()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e9, "s/op")
+		})
+	}
+}
+
+// compactNow opens dir with a config that compacts at once and waits until
+// the snapshot replaced the log.
+func compactNow(b *testing.B, dir string) {
+	b.Helper()
+	cfg := Config{CompactMinBytes: 1, CompactRatio: 0.01}
+	s, err := Open(dir, WithLogger(discardLogger()), WithConfig(cfg))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	for {
+		s.writeMu.Lock()
+		done := !s.compacting
+		s.writeMu.Unlock()
+		if done {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // benchStore fills one tenant with n memories of benchDim dims.
 func benchStore(b *testing.B, n int) *Store {
 	b.Helper()
-	s, err := Open(b.TempDir(), WithLogger(discardLogger()))
+	return benchStoreIn(b, b.TempDir(), n, DefaultConfig())
+}
+
+func benchStoreIn(b *testing.B, dir string, n int, cfg Config) *Store {
+	b.Helper()
+	s, err := Open(dir, WithLogger(discardLogger()), WithConfig(cfg))
 	if err != nil {
 		b.Fatal(err)
 	}
