@@ -22,14 +22,16 @@ var ErrClosed = errors.New("store closed")
 // left out unless IncludeArchived; CreatedAfter and CreatedBefore are strict
 // bounds, like time.Time's After and Before.
 type Filter struct {
-	Namespaces      []string
-	Subjects        []string
-	Domains         []string
-	Types           []memory.Type
-	Kinds           []memory.Kind
-	Layers          []memory.Layer
-	Tags            []string
-	Sessions        []string
+	Namespaces []string
+	Subjects   []string
+	Domains    []string
+	Types      []memory.Type
+	Kinds      []memory.Kind
+	Layers     []memory.Layer
+	Tags       []string
+	Sessions   []string
+	// Keys matches memories whose (normalised) key is one of these.
+	Keys            []string
 	IncludeArchived bool
 	CreatedAfter    time.Time
 	CreatedBefore   time.Time

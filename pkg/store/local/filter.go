@@ -18,13 +18,14 @@ type rowFilter struct {
 	beforeSec       int64
 	beforeNsec      int32
 	tags            []string
+	keys            []string
 }
 
 // compileFilter returns f for p's rows, and false when no row can match (a
 // list names only values the partition has never held). The caller holds
 // p.mu.
 func (p *partition) compileFilter(f *store.Filter) (rowFilter, bool) {
-	rf := rowFilter{includeArchived: f.IncludeArchived, tags: f.Tags}
+	rf := rowFilter{includeArchived: f.IncludeArchived, tags: f.Tags, keys: f.Keys}
 	lists := [numStrCols][]string{
 		colNamespace: f.Namespaces, colSubject: f.Subjects, colSession: f.Sessions, colDomain: f.Domains,
 		colType: asStrings(f.Types), colKind: asStrings(f.Kinds), colLayer: asStrings(f.Layers),
@@ -69,6 +70,9 @@ func (p *partition) match(rf *rowFilter, i int) bool {
 		return false
 	}
 	if rf.before && !(c.sec[i] < rf.beforeSec || c.sec[i] == rf.beforeSec && c.nsec[i] < rf.beforeNsec) {
+		return false
+	}
+	if len(rf.keys) > 0 && !slices.Contains(rf.keys, p.recs[i].Key) {
 		return false
 	}
 	return len(rf.tags) == 0 || hasAnyTag(p.recs[i].Tags, rf.tags)

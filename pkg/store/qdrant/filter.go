@@ -20,6 +20,7 @@ func toFilter(tenant string, f store.Filter) *qdrant.Filter {
 	q.Must = appendAnyOf(q.Must, fLayer, asStrings(f.Layers))
 	q.Must = appendAnyOf(q.Must, fTags, f.Tags)
 	q.Must = appendAnyOf(q.Must, fSession, f.Sessions)
+	q.Must = appendAnyOf(q.Must, fKey, f.Keys)
 	if !f.CreatedAfter.IsZero() || !f.CreatedBefore.IsZero() {
 		r := &qdrant.Range{}
 		if !f.CreatedAfter.IsZero() {

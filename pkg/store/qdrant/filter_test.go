@@ -43,6 +43,8 @@ func TestToFilter(t *testing.T) {
 			Must: []*qdrant.Condition{tenant, qdrant.NewMatchKeywords("tags", "x", "y")}}},
 		{"sessions", store.Filter{Sessions: []string{"s1"}, IncludeArchived: true}, &qdrant.Filter{
 			Must: []*qdrant.Condition{tenant, qdrant.NewMatchKeywords("session", "s1")}}},
+		{"keys", store.Filter{Keys: []string{"deploy/target"}, IncludeArchived: true}, &qdrant.Filter{
+			Must: []*qdrant.Condition{tenant, qdrant.NewMatchKeywords("key", "deploy/target")}}},
 		{"created after", store.Filter{CreatedAfter: after, IncludeArchived: true}, &qdrant.Filter{
 			Must: []*qdrant.Condition{tenant, qdrant.NewRange("created_at_us", &qdrant.Range{Gt: f64(after)})}}},
 		{"created before", store.Filter{CreatedBefore: before, IncludeArchived: true}, &qdrant.Filter{
@@ -51,7 +53,7 @@ func TestToFilter(t *testing.T) {
 			Namespaces: []string{"n"}, Subjects: []string{"s"}, Domains: []string{"d"},
 			Types: []memory.Type{memory.TypeEpisode}, Kinds: []memory.Kind{memory.KindSemantic},
 			Layers: []memory.Layer{memory.LayerWorking}, Tags: []string{"t"}, Sessions: []string{"x"},
-			CreatedAfter: after, CreatedBefore: before,
+			Keys: []string{"k"}, CreatedAfter: after, CreatedBefore: before,
 		}, &qdrant.Filter{
 			Must: []*qdrant.Condition{
 				tenant,
@@ -63,6 +65,7 @@ func TestToFilter(t *testing.T) {
 				qdrant.NewMatchKeywords("layer", "working"),
 				qdrant.NewMatchKeywords("tags", "t"),
 				qdrant.NewMatchKeywords("session", "x"),
+				qdrant.NewMatchKeywords("key", "k"),
 				qdrant.NewRange("created_at_us", &qdrant.Range{Gt: f64(after), Lt: f64(before)}),
 			},
 			MustNot: []*qdrant.Condition{notArchived},
@@ -85,7 +88,8 @@ func TestIndexesCoverFilters(t *testing.T) {
 		"subject": qdrant.FieldType_FieldTypeKeyword, "domain": qdrant.FieldType_FieldTypeKeyword,
 		"type": qdrant.FieldType_FieldTypeKeyword, "kind": qdrant.FieldType_FieldTypeKeyword,
 		"layer": qdrant.FieldType_FieldTypeKeyword, "tags": qdrant.FieldType_FieldTypeKeyword,
-		"session": qdrant.FieldType_FieldTypeKeyword, "archived": qdrant.FieldType_FieldTypeBool,
+		"session": qdrant.FieldType_FieldTypeKeyword, "key": qdrant.FieldType_FieldTypeKeyword,
+		"archived":      qdrant.FieldType_FieldTypeBool,
 		"created_at_us": qdrant.FieldType_FieldTypeInteger, "created_at": qdrant.FieldType_FieldTypeDatetime,
 	}
 	got := map[string]qdrant.FieldType{}

@@ -132,7 +132,7 @@ func matchesFilter(m memory.Memory, f store.Filter) bool {
 	switch {
 	case m.Archived && !f.IncludeArchived,
 		!in(f.Namespaces, m.Namespace), !in(f.Subjects, m.Subject), !in(f.Domains, m.Domain),
-		!in(f.Sessions, m.Session),
+		!in(f.Sessions, m.Session), !in(f.Keys, m.Key),
 		len(f.Types) > 0 && !slices.Contains(f.Types, m.Type),
 		len(f.Kinds) > 0 && !slices.Contains(f.Kinds, m.Kind),
 		len(f.Layers) > 0 && !slices.Contains(f.Layers, m.Layer),

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -32,6 +33,7 @@ func (e *env) filterCorpus(t *testing.T, ten string) []memory.Memory {
 		m.Namespace, m.Subject, m.Domain, m.Session = r.ns, r.subject, r.domain, r.session
 		m.Type, m.Kind, m.Layer, m.Tags, m.Archived = r.typ, r.kind, r.layer, r.tags, r.archived
 		m.CreatedAt = baseTime.Add(time.Duration(i) * time.Hour)
+		m.Key = fmt.Sprintf("deploy/step-%d", i%3)
 		mems[i] = m
 	}
 	return mems
@@ -67,6 +69,9 @@ func testFilters(t *testing.T, e *env) {
 		{"tags any of", store.Filter{Tags: []string{"w", "y"}}, []int{1, 5}},
 		{"tag none", store.Filter{Tags: []string{"nope"}}, nil},
 		{"session", store.Filter{Sessions: []string{"s1"}}, []int{0, 2, 5}},
+		{"key", store.Filter{Keys: []string{"deploy/step-1"}, IncludeArchived: true}, []int{1, 4}},
+		{"keys any of", store.Filter{Keys: []string{"deploy/step-0", "deploy/step-2"}}, []int{0, 2, 3, 5}},
+		{"key none", store.Filter{Keys: []string{"deploy"}}, nil},
 		{"sessions", store.Filter{Sessions: []string{"s2", "s3"}, IncludeArchived: true}, []int{1, 3, 4}},
 		{"created after is strict", store.Filter{CreatedAfter: at(1)}, []int{2, 3, 5}},
 		{"created before is strict", store.Filter{CreatedBefore: at(2)}, []int{0, 1}},
