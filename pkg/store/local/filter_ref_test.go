@@ -18,6 +18,9 @@ func matches(m *memory.Memory, f *store.Filter) bool {
 		!oneOf(f.Types, m.Type) || !oneOf(f.Kinds, m.Kind) || !oneOf(f.Layers, m.Layer) {
 		return false
 	}
+	if !oneOf(f.Keys, m.Key) {
+		return false
+	}
 	if len(f.Tags) > 0 && !hasAnyTag(m.Tags, f.Tags) {
 		return false
 	}

@@ -31,6 +31,7 @@ func TestCompiledFilterMatchesReference(t *testing.T) {
 		m.Archived = r.IntN(5) == 0
 		m.CreatedAt = base.Add(time.Duration(r.IntN(20)) * time.Second).Add(time.Duration(r.IntN(3)))
 		m.Tags = []string{pick("x", "y", "z")}
+		m.Key = pick("", "k1", "k2")
 		p.upsert(m, 1, lexical.MemoryVector(m))
 	}
 	for i := range 60 {
@@ -60,6 +61,7 @@ func TestCompiledFilterMatchesReference(t *testing.T) {
 			Kinds:           asKinds[memory.Kind](some(string(memory.KindEpisodic))),
 			Layers:          asKinds[memory.Layer](some(string(memory.LayerCore), string(memory.LayerWorking))),
 			Tags:            some("x", "w"),
+			Keys:            some("k1", "k3"),
 			IncludeArchived: r.IntN(2) == 0,
 		}
 		if r.IntN(3) == 0 {
