@@ -154,14 +154,21 @@ func newRecallCmd() *cobra.Command {
 		typ []string
 	)
 	cmd := &cobra.Command{
-		Use:     "recall <query>",
-		Short:   "Recall the memories most relevant to a query: the Recalled Context block and a ranked table",
-		Example: `  recollect recall --tenant acme "how should I indent code?"`,
-		Args:    cobra.MinimumNArgs(1),
+		Use:   "recall <query>",
+		Short: "Recall the memories most relevant to a query: the Recalled Context block and a ranked table",
+		Example: `  recollect recall --tenant acme "how should I indent code?"
+  recollect recall --tenant acme --key deploy/staging-target`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 && req.Key == "" {
+				return errors.New("recall needs a query or --key")
+			}
+			return nil
+		},
 	}
 	fs := cmd.Flags()
 	f.register(fs)
 	fs.IntVar(&req.K, "k", 0, "memories to return (default: the server's)")
+	fs.StringVar(&req.Key, "key", "", "the memories learnt under this key; a search (of the query, or the key's words) when none")
 	fs.StringSliceVar(&req.Filters.Domains, "domain", nil, "only this domain (repeatable)")
 	fs.StringSliceVar(&typ, "type", nil, "only this memory type (repeatable)")
 	fs.StringSliceVar(&req.Filters.Tags, "tag", nil, "only memories with this tag (repeatable)")

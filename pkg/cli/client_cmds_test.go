@@ -86,6 +86,14 @@ func TestClientCommands(t *testing.T) {
 			resp.Expand == nil || resp.Expand.Applied || resp.Rerank == nil || resp.Rerank.Applied {
 			t.Fatalf("recall --expand --rerank --file-path printed %s (%v)", out, err)
 		}
+		resp = recall.Response{}
+		out = mustRun(t, "recall", "--tenant", "acme", "--json", "--key", "Git/Main")
+		if err := json.Unmarshal([]byte(out), &resp); err != nil || len(resp.Memories) != 1 || resp.Memories[0].Memory.ID != id || !resp.Memories[0].KeyMatch {
+			t.Fatalf("recall --key git/main printed %s (%v)", out, err)
+		}
+		if _, err := run(t, "recall", "--tenant", "acme"); err == nil || !strings.Contains(err.Error(), "--key") {
+			t.Fatalf("recall without a query or key gave %v", err)
+		}
 	})
 
 	t.Run("stats", func(t *testing.T) {

@@ -145,6 +145,10 @@ func TestToolsInMemory(t *testing.T) {
 		if m := got.Memories[0]; m.ID != prefID || m.Type != "preference" || m.Key != "testing/style" || m.Score <= 0 || !strings.Contains(got.Context, "table-driven") {
 			t.Fatalf("recall answered %+v", got)
 		}
+		byKey, txt := mustCall[mcpserver.RecallOutput](t, cs, "memory_recall", map[string]any{"key": "Testing/Style"})
+		if len(byKey.Memories) != 1 || byKey.Memories[0].ID != prefID || !strings.Contains(txt, "key testing/style") {
+			t.Fatalf("recall by key answered %+v %q", byKey, txt)
+		}
 	})
 
 	t.Run("episode and procedure", func(t *testing.T) {

@@ -27,7 +27,7 @@ func (t *tools) register(s *mcp.Server) {
 		Annotations: &mcp.ToolAnnotations{Title: "Save procedure", DestructiveHint: &no, OpenWorldHint: &no}}, t.procedure)
 	mcp.AddTool(s, &mcp.Tool{Name: "memory_recall", InputSchema: inputSchema[RecallInput](),
 		Description: "Search long-term memory: the memories most relevant to the query, ranked, and a prompt-ready Recalled Context block. " +
-			"Filter by domain, type or tag.",
+			"Filter by domain, type or tag. Give a key to get what was learnt under it (falling back to a search when nothing was).",
 		Annotations: &mcp.ToolAnnotations{Title: "Recall", ReadOnlyHint: true, OpenWorldHint: &no}}, t.recall)
 	mcp.AddTool(s, &mcp.Tool{Name: "memory_resume", InputSchema: inputSchema[ResumeInput](),
 		Description: "Pick up where you left off: core memories, recent ones, the topic index and trigger tags, as one text. Call it at the start of a session.",

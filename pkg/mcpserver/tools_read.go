@@ -17,7 +17,8 @@ import (
 
 // RecallInput is memory_recall's input.
 type RecallInput struct {
-	Query           string        `json:"query" jsonschema:"what you want to know, in natural language"`
+	Query           string        `json:"query,omitempty" jsonschema:"what you want to know, in natural language (required unless key is given)"`
+	Key             string        `json:"key,omitempty" jsonschema:"recall what was learnt under this key (e.g. deploy/staging-target); searches when nothing has it"`
 	K               int           `json:"k,omitempty" jsonschema:"how many memories at most (default: the server's, 9)"`
 	Namespace       string        `json:"namespace,omitempty" jsonschema:"project namespace (default: the connection's); default is always included"`
 	Domains         []string      `json:"domains,omitempty" jsonschema:"only these domains: tool-usage, user-preferences, general"`
@@ -36,7 +37,7 @@ type RecallOutput struct {
 }
 
 func (t *tools) recall(ctx context.Context, req *mcp.CallToolRequest, in RecallInput) (*mcp.CallToolResult, RecallOutput, error) {
-	resp, err := t.clientFor(req).Recall(ctx, recall.Request{Query: in.Query, K: in.K, Namespace: in.Namespace, Expand: in.Expand, Rerank: in.Rerank,
+	resp, err := t.clientFor(req).Recall(ctx, recall.Request{Query: in.Query, Key: in.Key, K: in.K, Namespace: in.Namespace, Expand: in.Expand, Rerank: in.Rerank,
 		Filters: recall.Filters{Domains: in.Domains, Types: in.Types, Tags: in.Tags, IncludeArchived: in.IncludeArchived, FilePath: in.FilePath}})
 	if err != nil {
 		return nil, RecallOutput{}, explain(err)
@@ -52,7 +53,11 @@ func (t *tools) recall(ctx context.Context, req *mcp.CallToolRequest, in RecallI
 	for i, r := range resp.Memories {
 		out.Memories[i] = brief(r.Memory)
 		out.Memories[i].Score = r.Score
-		fmt.Fprintf(&b, "%d. %s: %s [%s/%s, score %.2f]\n", i+1, r.Memory.ID, r.Memory.Content, r.Memory.Domain, r.Memory.Type, r.Score)
+		how := fmt.Sprintf("score %.2f", r.Score)
+		if r.KeyMatch {
+			how = "key " + r.Memory.Key
+		}
+		fmt.Fprintf(&b, "%d. %s: %s [%s/%s, %s]\n", i+1, r.Memory.ID, r.Memory.Content, r.Memory.Domain, r.Memory.Type, how)
 	}
 	return text(strings.TrimSpace(b.String())), out, nil
 }

@@ -28,8 +28,9 @@ type fixture struct {
 }
 
 type mem struct {
-	id, content string
-	scope       []string
+	id, content, key string
+	scope            []string
+	age              time.Duration // before testNow; default one hour
 }
 
 func storeOf(t *testing.T, mems []mem) *local.Store {
@@ -43,9 +44,13 @@ func storeOf(t *testing.T, mems []mem) *local.Store {
 	var batch []memory.Memory
 	for _, m := range mems {
 		vecs, _ := embedtest.Terms{}.Embed(ctx, []string{m.content})
-		batch = append(batch, memory.Memory{ID: m.id, Tenant: "acme", Namespace: memory.DefaultNamespace, Content: m.content,
+		age := m.age
+		if age == 0 {
+			age = time.Hour
+		}
+		batch = append(batch, memory.Memory{ID: m.id, Key: m.key, Tenant: "acme", Namespace: memory.DefaultNamespace, Content: m.content,
 			Domain: "general", Type: memory.TypeFact, Kind: memory.KindSemantic, Layer: memory.LayerWorking, Importance: 0.5,
-			Scope: m.scope, CreatedAt: testNow.Add(-time.Hour), ModifiedAt: testNow.Add(-time.Hour), Vector: vecs[0]})
+			Scope: m.scope, CreatedAt: testNow.Add(-age), ModifiedAt: testNow.Add(-age), Vector: vecs[0]})
 	}
 	if err := st.Upsert(ctx, batch); err != nil {
 		t.Fatal(err)

@@ -47,6 +47,10 @@ type Request struct {
 	// Rerank has the LLM reorder the best candidates (003 §4.5). Unset
 	// follows the server's --recall-rerank.
 	Rerank *bool `json:"rerank,omitempty"`
+	// Key recalls the memories stored under this key (normalised, in the
+	// request's namespaces) first; when none has it, recall falls back to
+	// searching, with the key's words as the query if Query is empty.
+	Key string `json:"key,omitempty"`
 }
 
 // Filters narrow recall.
@@ -83,6 +87,9 @@ type Result struct {
 	// (ExpandedQuery) rather than the request's query.
 	Expanded      bool   `json:"expanded,omitempty"`
 	ExpandedQuery string `json:"expanded_query,omitempty"`
+	// KeyMatch says the memory was recalled by the request's key, not
+	// ranked by search.
+	KeyMatch bool `json:"key_match,omitempty"`
 	// Rerank is the LLM's judgement in [0, 1] of a reranked result, and
 	// FusedScore its score before the blend (see blendRerank).
 	Rerank     *float64 `json:"rerank,omitempty"`
@@ -145,9 +152,16 @@ func (req *Request) Normalize() error {
 	if !memory.ValidNamespace(req.Namespace) {
 		return &memory.FieldError{Field: "namespace", Reason: "must be 1-64 characters of [A-Za-z0-9_./:-]"}
 	}
+	if n := len([]rune(req.Key)); n > memory.MaxKeyChars {
+		return &memory.FieldError{Field: "key", Reason: fmt.Sprintf("is longer than %d characters (%d)", memory.MaxKeyChars, n)}
+	}
+	req.Key = memory.NormalizeKey(req.Key)
 	req.Query = memory.CleanText(req.Query)
+	if req.Query == "" && req.Key != "" {
+		req.Query = keyWords(req.Key)
+	}
 	if req.Query == "" {
-		return &memory.FieldError{Field: "query", Reason: "is required"}
+		return &memory.FieldError{Field: "query", Reason: "is required (or a key)"}
 	}
 	if n := len([]rune(req.Query)); n > MaxQueryChars {
 		return &memory.FieldError{Field: "query", Reason: fmt.Sprintf("is longer than %d characters (%d)", MaxQueryChars, n)}
@@ -173,6 +187,15 @@ func (r *Recaller) Recall(ctx context.Context, req Request) (Response, error) {
 	if err := req.Normalize(); err != nil {
 		return Response{}, err
 	}
+	if req.Key != "" {
+		byKey, err := r.byKey(ctx, req)
+		if err != nil {
+			return Response{}, err
+		}
+		if len(byKey) > 0 {
+			return r.respond(ctx, req, Response{Query: req.Query, Weights: AdaptiveWeights(req.Query)}, byKey), nil
+		}
+	}
 	vecs, err := r.model.Embed(usage.WithTenant(ctx, req.Tenant), []string{req.Query})
 	if err != nil {
 		return Response{}, fmt.Errorf("embed query: %w", err)
@@ -189,6 +212,11 @@ func (r *Recaller) Recall(ctx context.Context, req Request) (Response, error) {
 	resp := Response{Query: req.Query, Weights: AdaptiveWeights(req.Query)}
 	results, resp.Expand = r.expand(ctx, req, first, results)
 	results, resp.Rerank = r.rerank(ctx, req, results)
+	return r.respond(ctx, req, resp, results), nil
+}
+
+// respond caps the results, records the access and builds the block.
+func (r *Recaller) respond(ctx context.Context, req Request, resp Response, results []Result) Response {
 	total := r.cfg.MaxResults
 	if req.K > 0 {
 		total = req.K
@@ -205,7 +233,7 @@ func (r *Recaller) Recall(ctx context.Context, req Request) (Response, error) {
 		results[i].Memory.Vector = nil
 	}
 	resp.Memories, resp.Context = results, r.Block(results)
-	return resp, nil
+	return resp
 }
 
 func (r *Recaller) filter(req Request) store.Filter {
