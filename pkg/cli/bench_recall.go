@@ -67,8 +67,9 @@ type RecallOptions struct {
 
 func newBenchRecallCmd() *cobra.Command {
 	var (
-		opt    RecallOptions
-		asJSON bool
+		opt        RecallOptions
+		asJSON     bool
+		cpuProfile string
 	)
 	cmd := &cobra.Command{
 		Use:   "recall",
@@ -85,9 +86,17 @@ func newBenchRecallCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	learnWait := cmd.Flags().Bool("learn-wait", true, "also time POST /v1/memories with wait=true (learn_wait_p50_ms, learn_wait_p99_ms)")
 	cmd.Flags().IntVar(&opt.LearnWaits, "learn-waits", 200, "learns with wait=true timed when --learn-wait is on")
+	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the run (filling the store included) to this file")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		if !*learnWait {
 			opt.LearnWaits = 0
+		}
+		if cpuProfile != "" {
+			stop, err := startCPUProfile(cpuProfile)
+			if err != nil {
+				return err
+			}
+			defer stop()
 		}
 		res, err := BenchRecall(cmd.Context(), opt)
 		if err != nil {

@@ -71,7 +71,7 @@ type BytesPerMemory struct {
 }
 
 const storeNote = "dense search is exact (a float32 scan of the tenant's vectors) below approx_min_rows candidate rows and an int8 scan " +
-	"with exact re-scoring of the best max(100, 10k) above it; recall_at_10 compares it with the exact scan on the same queries; " +
+	"with exact re-scoring of the best max(100, 2k) above it; recall_at_10 compares it with the exact scan on the same queries; " +
 	"scan_floor_ms reads one tenant's float32 vectors once; texts are Zipf pseudo-words and vectors random unit vectors (not embedded: the real model would take minutes per 100k); " +
 	"upserts come from one writer, each batch fsynced"
 

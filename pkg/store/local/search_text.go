@@ -41,7 +41,7 @@ func (s *Store) SearchText(ctx context.Context, q store.TextQuery) ([]store.Hit,
 
 // scanText scores every document sharing a term with the query into a
 // dense accumulator, then keeps the best k that pass the filter; the filter
-// is only checked for documents that would make the current top k. The
+// is only checked for documents that would make the current shortlist. The
 // caller holds p.mu.RLock.
 func (s *Store) scanText(p *partition, qv lexical.SparseVector, k int, f *store.Filter) []cand {
 	rf, ok := p.compileFilter(f)
@@ -53,19 +53,22 @@ func (s *Store) scanText(p *partition, qv lexical.SparseVector, k int, f *store.
 	defer s.accPool.Put(accp)
 	acc := (*accp)[:len(x.docRow)]
 	x.score(qv, acc)
-	t := newTopK(k, func(row int) string { return p.recs[row].ID })
+	best := newShortlist(k)
 	for d, score := range acc {
-		if score == 0 {
+		if score == 0 || score < best.floor {
 			continue
 		}
 		row := x.docRow[d]
-		if row < 0 {
+		if row < 0 || !p.match(&rf, int(row)) {
 			continue
 		}
-		c := cand{score: score, row: int(row)}
-		if t.admits(c) && p.match(&rf, int(row)) {
-			t.push(c)
-		}
+		best.add(cand{score: score, row: int(row)})
+	}
+	best.cut()
+	// The shortlist holds the k best and their ties; ids break the ties.
+	t := newTopK(k, func(row int) string { return p.recs[row].ID })
+	for _, c := range best.buf {
+		t.push(c)
 	}
 	return t.sorted()
 }
