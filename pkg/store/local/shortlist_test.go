@@ -11,7 +11,7 @@ import (
 func TestShortlistKeepsTheBest(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, tt := range []struct {
-		name         string
+		name          string
 		n, keep, vals int
 	}{
 		{"distinct", 10_000, 100, 0},
