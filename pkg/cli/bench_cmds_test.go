@@ -100,7 +100,7 @@ func TestBenchStoreCommand(t *testing.T) {
 func TestBenchRecallCommand(t *testing.T) {
 	res := runBench(t, "recall", "--memories", "200", "--tenants", "2", "--queries", "20", "--concurrency", "4", "--single-queries", "3",
 		"--learn-waits", "5")
-	for _, k := range []string{"p50_ms", "p99_ms", "qps", "single_client_p50_ms", "candidates_per_channel", "learn_wait_p50_ms", "learn_wait_p99_ms"} {
+	for _, k := range []string{"p50_ms", "p99_ms", "qps", "concurrent_p50_ms", "concurrent_p99_ms", "candidates_per_channel", "learn_wait_p50_ms", "learn_wait_p99_ms"} {
 		positive(t, res, k)
 	}
 	if res["memories"] != 200.0 || res["clients"] != 4.0 || res["concurrency"] != 4.0 || res["queries"] != 20.0 || res["learn_waits"] != 5.0 {
