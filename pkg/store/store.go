@@ -80,6 +80,12 @@ type Store interface {
 	// go through Upsert. Ids the tenant does not hold are skipped, never
 	// created. A nil error means durable.
 	UpdatePayload(ctx context.Context, tenant string, mems []memory.Memory) error
+	// Search ranks the tenant's memories matching q.Filter by cosine
+	// similarity to q.Vector, best first, at most q.K. The scores are exact;
+	// which memories make the top K may be approximate in a large partition
+	// (the local engine's int8 scan, Qdrant's HNSW), with recall@10 against
+	// an exact scan of at least 0.95. A vector of another width than the
+	// tenant's memories is refused with memory.ErrInvalid.
 	Search(ctx context.Context, q Query) ([]Hit, error)
 	// SearchText ranks the tenant's memories matching q.Filter by BM25 over
 	// their lexical.MemoryVector. IDF counts the tenant's memories, archived
