@@ -12,7 +12,8 @@ func newReindexCmd() *cobra.Command {
 		Use:   "reindex",
 		Short: "Move the tenant's memories to the server's configured embedding model, in the background",
 		Long: "Queues a reindex: the embedder drops the vectors of memories embedded with another model (they stay\n" +
-			"findable lexically), then re-embeds them in batches. Recall keeps working meanwhile; progress is in the\n" +
+			"findable lexically), then re-embeds them in batches. With Qdrant it first adopts the tenant's memories\n" +
+			"from other models' collections. Recall keeps working meanwhile; progress is in the\n" +
 			"embedder's logs and the recollect_embedder_reindexed_total metric. Safe to repeat.",
 		Args: cobra.NoArgs,
 	}

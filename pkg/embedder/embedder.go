@@ -74,7 +74,7 @@ func New(cfg Config, st store.Store, b Bus, model embed.Embedder, reg prometheus
 	e.merges = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "recollect_embedder_insert_merge_total", Help: "Insert-merge judgements by the LLM, by outcome (merged, distinct, already, failed: the fact was inserted instead)."}, []string{"outcome"})
 	e.reindexN = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "recollect_embedder_reindexed_total", Help: "Memories moved to the current embedding model by reindex, by pass (cleared: vector dropped, embedded: new vector stored)."}, []string{"pass"})
+		Name: "recollect_embedder_reindexed_total", Help: "Memories moved to the current embedding model by reindex, by pass (adopted: brought from another model's collection, cleared: vector dropped, embedded: new vector stored)."}, []string{"pass"})
 	if reg != nil {
 		reg.MustRegister(e.outcomes, e.merges, e.reindexN)
 	}

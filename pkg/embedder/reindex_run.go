@@ -16,7 +16,8 @@ import (
 const reindexRounds = 3
 
 // Reindex moves the tenant's memories to the configured embedding model in
-// two passes, both idempotent:
+// two passes, both idempotent, after adopting them from other models'
+// places when the store keeps those apart (store.Adopter: Qdrant):
 //
 //  1. every memory embedded with another model loses its vector and its
 //     model name ("pending"), in one write: an old model's vector means
@@ -32,6 +33,23 @@ const reindexRounds = 3
 func (e *Embedder) Reindex(ctx context.Context, tenant, id string, progress func() error) error {
 	cur := e.model.Model()
 	log := e.log.With("tenant", tenant, "reindex", id, "model", cur)
+	if a, ok := e.store.(store.Adopter); ok {
+		// Qdrant: the tenant's memories embedded by earlier models sit in
+		// those models' collections; bring them over, pending, first.
+		n, err := a.Adopt(ctx, tenant)
+		if n > 0 {
+			e.reindexN.WithLabelValues("adopted").Add(float64(n))
+			log.InfoContext(ctx, "reindex adopted memories of other models", "memories", n)
+		}
+		if err != nil {
+			return fmt.Errorf("reindex tenant %s: adopt other models' memories: %w", tenant, err)
+		}
+		if progress != nil {
+			if err := progress(); err != nil {
+				return err
+			}
+		}
+	}
 	for round := 0; round < reindexRounds; round++ {
 		stale, pending, err := e.reindexState(ctx, tenant)
 		if err != nil {

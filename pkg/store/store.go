@@ -118,3 +118,17 @@ type HybridQuery struct {
 type HybridSearcher interface {
 	SearchHybrid(ctx context.Context, q HybridQuery) (dense, lexical []Hit, err error)
 }
+
+// Adopter is a store that keeps memories embedded by other models apart,
+// where its searches do not reach them: Qdrant has a collection per
+// embedding model, so after a model change the tenant's memories sit in
+// the old model's collection. Adopt moves the tenant's memories from there
+// into the store without their vectors (pending: found by BM25 until they
+// are re-embedded) and reports how many it moved. A memory the store
+// already holds wins over an adopted copy. It is idempotent and safe to
+// interrupt: a memory leaves its old place only once it is stored here.
+// The local engine holds every model's memories in one partition and needs
+// no adoption.
+type Adopter interface {
+	Adopt(ctx context.Context, tenant string) (int, error)
+}

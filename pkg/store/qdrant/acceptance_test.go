@@ -9,8 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/qdrant/go-client/qdrant"
 
+	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/store"
 	"github.com/recollect-dev/recollect/pkg/store/storetest"
 )
@@ -57,6 +59,88 @@ func TestAcceptance(t *testing.T) {
 	addr, cfg := liveConfig(t)
 	t.Run("Suite", func(t *testing.T) { testSuite(t, addr, cfg) })
 	t.Run("CollectionChecks", func(t *testing.T) { testCollectionChecks(t, addr, cfg) })
+	t.Run("Adopt", func(t *testing.T) { testAdopt(t, addr, cfg) })
+}
+
+// testAdopt: after a model change, Adopt brings one tenant's memories from
+// the old model's collection into the new one without vectors (found by
+// BM25), keeps the new collection's own copy of an id, leaves other
+// tenants alone, and a second call moves nothing.
+func testAdopt(t *testing.T, addr string, cfg Config) {
+	cfg.CollectionPrefix += "adopt_"
+	ctx := t.Context()
+	dropOnCleanup(t, addr, cfg, CollectionName(cfg.CollectionPrefix, "old", 4))
+	dropOnCleanup(t, addr, cfg, CollectionName(cfg.CollectionPrefix, "new", 8))
+	old, err := Open(ctx, cfg, addr, "old", 4, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	words := []string{"kubernetes", "espresso", "postgres", "vim"}
+	var mems []memory.Memory
+	for i, w := range words {
+		for _, tenant := range []string{"acme", "globex"} {
+			m := storetest.FullMemory(uuid.NewSHA1(uuid.NameSpaceURL, []byte(tenant+w)).String(), tenant, base, []float32{0.6, 0, 0.8, 0})
+			m.Content, m.Key, m.EmbeddingModel = "The team talks about "+w, "", "old"
+			m.Archived = i == 0 // archived memories move too
+			mems = append(mems, m)
+		}
+	}
+	if err := old.Upsert(ctx, mems); err != nil {
+		t.Fatal(err)
+	}
+	nu, err := Open(ctx, cfg, addr, "new", 8, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nu.Close()
+	if sib, err := nu.Siblings(ctx); err != nil || len(sib) != 1 || sib[0] != old.Collection() {
+		t.Fatalf("siblings %v, %v; want [%s]", sib, err, old.Collection())
+	}
+	own := mems[len(mems)-2] // acme's vim, already written by the new model
+	own.Vector, own.EmbeddingModel, own.Evidence = []float32{1, 0, 0, 0, 0, 0, 0, 0}, "new", "written by the new model"
+	if err := nu.Upsert(ctx, []memory.Memory{own}); err != nil {
+		t.Fatal(err)
+	}
+	n, err := nu.Adopt(ctx, "acme")
+	if err != nil || n != len(words)-1 {
+		t.Fatalf("adopt moved %d (%v), want %d", n, err, len(words)-1)
+	}
+	var got []memory.Memory
+	if err := nu.Scroll(ctx, "acme", store.Filter{IncludeArchived: true}, func(m memory.Memory) error {
+		got = append(got, m)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(words) {
+		t.Fatalf("%d acme memories in the new collection, want %d", len(got), len(words))
+	}
+	for _, m := range got {
+		if m.ID == own.ID {
+			if m.Evidence != own.Evidence || len(m.Vector) != 8 {
+				t.Fatalf("the new collection's own copy was replaced: %+v", m)
+			}
+			continue
+		}
+		if len(m.Vector) != 0 || m.EmbeddingModel != "" {
+			t.Fatalf("adopted %s keeps a vector (%d dims) or model %q", m.ID, len(m.Vector), m.EmbeddingModel)
+		}
+	}
+	hits, err := nu.SearchText(ctx, store.TextQuery{Tenant: "acme", Text: "postgres", K: 3})
+	if err != nil || len(hits) != 1 {
+		t.Fatalf("lexical search of an adopted memory: %d hits, %v", len(hits), err)
+	}
+	if n, err := old.Count(ctx, "acme", store.Filter{IncludeArchived: true}); err != nil || n != 0 {
+		t.Fatalf("%d acme memories left in the old collection (%v)", n, err)
+	}
+	if n, err := old.Count(ctx, "globex", store.Filter{IncludeArchived: true}); err != nil || n != len(words) {
+		t.Fatalf("globex memories in the old collection: %d (%v), want %d untouched", n, err, len(words))
+	}
+	if n, err := nu.Adopt(ctx, "acme"); err != nil || n != 0 {
+		t.Fatalf("second adopt moved %d (%v)", n, err)
+	}
 }
 
 func testSuite(t *testing.T, addr string, cfg Config) {

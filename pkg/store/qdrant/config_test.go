@@ -1,6 +1,7 @@
 package qdrant
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -91,5 +92,23 @@ func TestCollectionName(t *testing.T) {
 	long := CollectionName(strings.Repeat("p", maxPrefixLen), strings.Repeat("m", 1000), 1<<20)
 	if len(long) > 255 {
 		t.Errorf("name of %d bytes exceeds Qdrant's 255", len(long))
+	}
+}
+
+func TestSiblingNames(t *testing.T) {
+	own := CollectionName(DefaultCollectionPrefix, "all-MiniLM-L6-v2", 384)
+	names := []string{
+		own,
+		"recollect_text-embedding-3-small_1536", // another model: a sibling
+		"recollect_nomic-embed-text_768",        // another one
+		"recollect_test_1234abcd_storetest_8",   // matches the shape too (same prefix)
+		"recollect_notes",                       // no dimension suffix
+		"other_minilm_384",                      // another prefix
+		"recollect_UPPER_384",                   // CollectionName lowercases
+	}
+	got := siblingNames(DefaultCollectionPrefix, own, names)
+	want := []string{"recollect_nomic-embed-text_768", "recollect_test_1234abcd_storetest_8", "recollect_text-embedding-3-small_1536"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("siblings %v, want %v", got, want)
 	}
 }

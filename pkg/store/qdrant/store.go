@@ -96,7 +96,18 @@ func (s *Store) setUp(ctx context.Context, addr string) error {
 	if err := s.ensureCollection(ctx); err != nil {
 		return err
 	}
-	return s.ensureIndexes(ctx)
+	if err := s.ensureIndexes(ctx); err != nil {
+		return err
+	}
+	// Other models' collections hold memories recall cannot see until a
+	// reindex adopts them; say so once, at start.
+	if siblings, err := s.Siblings(ctx); err != nil {
+		s.log.Warn("qdrant: cannot list other models' collections", "err", err)
+	} else if len(siblings) > 0 {
+		s.log.Warn("qdrant: collections of other embedding models exist; their memories are not recalled until "+
+			"`recollect reindex` adopts them, tenant by tenant", "siblings", siblings)
+	}
+	return nil
 }
 
 // Collection is the name of the collection the store reads and writes.

@@ -99,6 +99,11 @@ func (s *Store) Delete(ctx context.Context, tenant string, ids ...string) error 
 	if err := s.usable(ctx); err != nil {
 		return err
 	}
+	return s.deleteIn(ctx, s.collection, tenant, ids)
+}
+
+// deleteIn removes the tenant's points with these ids from a collection.
+func (s *Store) deleteIn(ctx context.Context, collection, tenant string, ids []string) error {
 	pids := pointIDs(ids)
 	if len(pids) == 0 {
 		return nil
@@ -108,11 +113,11 @@ func (s *Store) Delete(ctx context.Context, tenant string, ids ...string) error 
 	cctx, cancel := s.callCtx(ctx)
 	defer cancel()
 	if _, err := s.client.Delete(cctx, &qdrant.DeletePoints{
-		CollectionName: s.collection,
+		CollectionName: collection,
 		Wait:           qdrant.PtrOf(true),
 		Points:         qdrant.NewPointsSelectorFilter(f),
 	}); err != nil {
-		return s.wrap(err, "delete %d memories of tenant %s from %s", len(pids), tenant, s.collection)
+		return s.wrap(err, "delete %d memories of tenant %s from %s", len(pids), tenant, collection)
 	}
 	return nil
 }
