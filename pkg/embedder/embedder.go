@@ -74,7 +74,7 @@ func New(cfg Config, st store.Store, b Bus, model embed.Embedder, reg prometheus
 	e.merges = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "recollect_embedder_insert_merge_total", Help: "Insert-merge judgements by the LLM, by outcome (merged, distinct, already, failed: the fact was inserted instead)."}, []string{"outcome"})
 	e.reindexN = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "recollect_embedder_reindexed_total", Help: "Memories moved to the current embedding model by reindex, by pass (adopted: brought from another model's collection, cleared: vector dropped, embedded: new vector stored)."}, []string{"pass"})
+		Name: "recollect_embedder_reindexed_total", Help: "Memories moved to the current embedding model by reindex, by pass (adopted: brought from another model's collection, cleared: vector dropped, embedded: new vector stored; deferred: a new fact stored without a vector because the tenant's vectors come from another model)."}, []string{"pass"})
 	if reg != nil {
 		reg.MustRegister(e.outcomes, e.merges, e.reindexN)
 	}
@@ -208,6 +208,11 @@ func (e *Embedder) near(ctx context.Context, m memory.Memory) ([]float32, match,
 	}
 	hits, err := e.store.Search(ctx, store.Query{Tenant: m.Tenant, Vector: vec, K: e.cfg.DedupCandidates,
 		Filter: store.Filter{Namespaces: []string{m.Namespace}, Subjects: []string{m.Subject}}})
+	if errors.Is(err, store.ErrDimension) {
+		// The tenant's vectors come from another model (no reindex yet):
+		// no neighbour to compare with; insert stores the fact pending.
+		return vec, match{}, nil
+	}
 	if err != nil {
 		return nil, match{}, fmt.Errorf("search near duplicates of %s: %w", m.ID, err)
 	}
@@ -221,10 +226,30 @@ func (e *Embedder) insert(ctx context.Context, m memory.Memory, vec []float32, s
 	m.EmbeddingModel = e.model.Model()
 	m.RepetitionCount = 1
 	m.AddSource(source)
-	if err := e.store.Upsert(ctx, []memory.Memory{m}); err != nil {
+	if _, err := e.put(ctx, m); err != nil {
 		return fmt.Errorf("store memory %s: %w", m.ID, err)
 	}
 	return nil
+}
+
+// put stores a memory carrying a vector of the current model. When the
+// store refuses its width (the tenant's memories come from another model
+// and no reindex has run yet), it is stored pending instead, without
+// vector or model name: found by BM25 until `recollect reindex` embeds it.
+// A fact is never dropped over a model change. It returns what it stored.
+func (e *Embedder) put(ctx context.Context, m memory.Memory) (memory.Memory, error) {
+	err := e.store.Upsert(ctx, []memory.Memory{m})
+	if !errors.Is(err, store.ErrDimension) {
+		return m, err
+	}
+	e.log.WarnContext(ctx, "the tenant's vectors come from another embedding model: memory stored without a vector until a reindex",
+		"tenant", m.Tenant, "memory", m.ID, "model", m.EmbeddingModel, "err", err)
+	m.Vector, m.EmbeddingModel = nil, ""
+	if err := e.store.Upsert(ctx, []memory.Memory{m}); err != nil {
+		return m, err
+	}
+	e.reindexN.WithLabelValues("deferred").Inc()
+	return m, nil
 }
 
 // reinforce counts another observation of an existing memory, once per

@@ -125,7 +125,8 @@ func (e *Embedder) applyMerge(ctx context.Context, judged, m memory.Memory, merg
 	if ts := m.CreatedAt; ts.After(cur.ModifiedAt) {
 		cur.ModifiedAt = ts
 	}
-	if err := e.store.Upsert(ctx, []memory.Memory{cur}); err != nil {
+	cur, err = e.put(ctx, cur)
+	if err != nil {
 		return fmt.Errorf("store merge of %s into %s: %w", m.ID, judged.ID, err)
 	}
 	e.merges.WithLabelValues("merged").Inc()

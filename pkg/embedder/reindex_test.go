@@ -175,3 +175,42 @@ func TestReindexRequestValidation(t *testing.T) {
 		t.Fatal("request for an invalid tenant accepted")
 	}
 }
+
+// TestNewModelBeforeReindexStoresPending: after a model change and before
+// a reindex, a new fact cannot be stored next to the tenant's old-width
+// vectors; it is stored without a vector (found by BM25) instead of being
+// retried into the dead letters, and the reindex embeds it.
+func TestNewModelBeforeReindexStoresPending(t *testing.T) {
+	a := newFixtureWith(t, testConfig(), embedtest.Terms{})
+	if err := a.handle(t, fact(reindexFacts["postgres"], "acme:old")); err != nil {
+		t.Fatal(err)
+	}
+	minilm := loadModel(t)
+	b := a.on(t, minilm)
+	late := fact(reindexFacts["espresso"], "acme:late")
+	if err := b.handle(t, late); err != nil {
+		t.Fatalf("a fact after the model change: %v", err)
+	}
+	ctx := context.Background()
+	m, err := b.store.Get(ctx, "acme", late.Memory.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Vector) != 0 || m.EmbeddingModel != "" {
+		t.Fatalf("late fact stored with %d dims on %q, want pending", len(m.Vector), m.EmbeddingModel)
+	}
+	if got := counterValue(t, b.e.reindexN.WithLabelValues("deferred")); got != 1 {
+		t.Fatalf("deferred counter = %g, want 1", got)
+	}
+	if hits, err := b.store.SearchText(ctx, store.TextQuery{Tenant: "acme", Text: "espresso", K: 1}); err != nil || len(hits) != 1 {
+		t.Fatalf("pending fact not found lexically: %d hits, %v", len(hits), err)
+	}
+	if err := b.e.Reindex(ctx, "acme", "after", nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range b.all(t) {
+		if m.EmbeddingModel != minilm.Model() || len(m.Vector) != minilm.Dim() {
+			t.Fatalf("%s on %q with %d dims after reindex", m.ID, m.EmbeddingModel, len(m.Vector))
+		}
+	}
+}

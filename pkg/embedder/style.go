@@ -45,7 +45,8 @@ func (e *Embedder) replace(ctx context.Context, stored, m memory.Memory, source 
 	m.RepetitionCount = stored.RepetitionCount + 1
 	m.SourceIDs = stored.SourceIDs
 	m.AddSource(source)
-	if err := e.store.Upsert(ctx, []memory.Memory{m}); err != nil {
+	m, err = e.put(ctx, m)
+	if err != nil {
 		return fmt.Errorf("store new version of %s: %w", m.ID, err)
 	}
 	e.outcomes.WithLabelValues("replaced").Inc()

@@ -5,6 +5,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
@@ -15,6 +16,11 @@ var ErrNotFound = errors.New("memory not found")
 
 // ErrClosed is returned by every call on a store after Close.
 var ErrClosed = errors.New("store closed")
+
+// ErrDimension is wrapped when a vector's width differs from the one the
+// tenant's memories (or the collection) hold: after a change of embedding
+// model, until a reindex completes. It wraps memory.ErrInvalid.
+var ErrDimension = fmt.Errorf("vector width differs from the stored vectors': %w", memory.ErrInvalid)
 
 // Filter narrows a search, scroll or count. Zero values mean "any". Every
 // list field matches when the memory's value is one of the listed values
@@ -85,7 +91,7 @@ type Store interface {
 	// which memories make the top K may be approximate in a large partition
 	// (the local engine's int8 scan, Qdrant's HNSW), with recall@10 against
 	// an exact scan of at least 0.95. A vector of another width than the
-	// tenant's memories is refused with memory.ErrInvalid.
+	// tenant's memories is refused with ErrDimension.
 	Search(ctx context.Context, q Query) ([]Hit, error)
 	// SearchText ranks the tenant's memories matching q.Filter by BM25 over
 	// their lexical.MemoryVector. IDF counts the tenant's memories, archived

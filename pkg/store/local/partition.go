@@ -7,6 +7,7 @@ import (
 
 	"github.com/recollect-dev/recollect/pkg/lexical"
 	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/store"
 )
 
 // partition holds one tenant's memories. Row i of vecs is the unit vector of
@@ -39,7 +40,7 @@ func newPartition(approxMin int) *partition {
 func checkDim(tenant, id string, dim, n int) error {
 	if n != 0 && dim != 0 && n != dim {
 		return fmt.Errorf("memory %s: vector has %d dims but tenant %s stores %d-dim vectors: %w",
-			id, n, tenant, dim, memory.ErrInvalid)
+			id, n, tenant, dim, store.ErrDimension)
 	}
 	return nil
 }

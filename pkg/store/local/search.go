@@ -53,7 +53,7 @@ func (s *Store) search(ctx context.Context, q store.Query, exact bool) ([]store.
 	}
 	if len(vec) != p.dim {
 		return nil, fmt.Errorf("search tenant %s: query vector has %d dims but the tenant stores %d-dim vectors: %w",
-			q.Tenant, len(vec), p.dim, memory.ErrInvalid)
+			q.Tenant, len(vec), p.dim, store.ErrDimension)
 	}
 	best := s.scanMode(p, vec, q.K, &q.Filter, exact)
 	hits := make([]store.Hit, len(best))

@@ -92,7 +92,7 @@ func (s *Store) denseRequest(q store.Query) (*qdrant.QueryPoints, error) {
 	}
 	if len(q.Vector) != s.dim {
 		return nil, fmt.Errorf("search tenant %s: query vector has %d dims but %s holds %d-dim vectors: %w",
-			q.Tenant, len(q.Vector), s.collection, s.dim, memory.ErrInvalid)
+			q.Tenant, len(q.Vector), s.collection, s.dim, store.ErrDimension)
 	}
 	vec, err := normalized(q.Vector)
 	if err != nil {

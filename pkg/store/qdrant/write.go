@@ -62,7 +62,7 @@ func (s *Store) point(m memory.Memory) (*qdrant.PointStruct, error) {
 	vectors := map[string]*qdrant.Vector{}
 	if len(m.Vector) > 0 {
 		if len(m.Vector) != s.dim {
-			return nil, fmt.Errorf("vector has %d dims, the collection %d: %w", len(m.Vector), s.dim, memory.ErrInvalid)
+			return nil, fmt.Errorf("vector has %d dims, the collection %d: %w", len(m.Vector), s.dim, store.ErrDimension)
 		}
 		v, err := normalized(m.Vector)
 		if err != nil {

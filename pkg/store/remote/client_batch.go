@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/store"
 )
 
 // Upsert sends the memories in as few requests as the max payload allows,
@@ -90,7 +91,7 @@ func precheck(mems []memory.Memory) error {
 		}
 		if d, ok := dims[m.Tenant]; ok && d != len(m.Vector) {
 			return fmt.Errorf("memories[%d] %s: vector has %d dimensions, another of tenant %s has %d: %w",
-				i, m.ID, len(m.Vector), m.Tenant, d, memory.ErrInvalid)
+				i, m.ID, len(m.Vector), m.Tenant, d, store.ErrDimension)
 		}
 		dims[m.Tenant] = len(m.Vector)
 	}

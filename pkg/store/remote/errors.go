@@ -17,6 +17,7 @@ var ErrUnavailable = errors.New("remote store unavailable")
 // wrapping the matching sentinel.
 const (
 	codeInvalid     = "invalid"     // memory.ErrInvalid, with field and reason when a *memory.FieldError
+	codeDimension   = "dimension"   // store.ErrDimension (a memory.ErrInvalid)
 	codeNotFound    = "not_found"   // store.ErrNotFound
 	codeClosed      = "closed"      // store.ErrClosed
 	codeDeadline    = "deadline"    // context.DeadlineExceeded on the server
@@ -34,6 +35,8 @@ func encodeError(env *envelope, err error) {
 	switch {
 	case errors.As(err, &fe):
 		env.Code, env.Field, env.Reason = codeInvalid, fe.Field, fe.Reason
+	case errors.Is(err, store.ErrDimension):
+		env.Code = codeDimension
 	case errors.Is(err, memory.ErrInvalid):
 		env.Code = codeInvalid
 	case errors.Is(err, store.ErrNotFound):
@@ -66,6 +69,8 @@ func decodeError(env *envelope) error {
 		} else {
 			e.cause = memory.ErrInvalid
 		}
+	case codeDimension:
+		e.cause = store.ErrDimension
 	case codeNotFound:
 		e.cause = store.ErrNotFound
 	case codeClosed:

@@ -102,14 +102,14 @@ func testDimensionMismatch(t *testing.T, e *env) {
 	ten := tenant(t, "a")
 	upsert(t, e.s, e.basic(t, ten, 1, e.vec(1, 0, 0, 0)))
 	wider := e.basic(t, ten, 2, append(e.vec(0, 1, 0, 0), 1))
-	if err := e.s.Upsert(t.Context(), []memory.Memory{e.basic(t, ten, 3, e.vec(0, 0, 1, 0)), wider}); err == nil {
-		t.Fatalf("upsert of a %d-dim vector next to %d-dim ones succeeded", len(wider.Vector), e.h.Dim)
+	if err := e.s.Upsert(t.Context(), []memory.Memory{e.basic(t, ten, 3, e.vec(0, 0, 1, 0)), wider}); !errors.Is(err, store.ErrDimension) || !errors.Is(err, memory.ErrInvalid) {
+		t.Fatalf("upsert of a %d-dim vector next to %d-dim ones: %v, want store.ErrDimension", len(wider.Vector), e.h.Dim, err)
 	}
 	if n := count(t, e.s, ten, store.Filter{}); n != 1 {
 		t.Fatalf("count after a rejected batch = %d, want 1", n)
 	}
-	if _, err := e.s.Search(t.Context(), store.Query{Tenant: ten, Vector: wider.Vector, K: 3}); err == nil {
-		t.Fatalf("search with a %d-dim query over %d-dim vectors succeeded", len(wider.Vector), e.h.Dim)
+	if _, err := e.s.Search(t.Context(), store.Query{Tenant: ten, Vector: wider.Vector, K: 3}); !errors.Is(err, store.ErrDimension) {
+		t.Fatalf("search with a %d-dim query over %d-dim vectors: %v, want store.ErrDimension", len(wider.Vector), e.h.Dim, err)
 	}
 }
 
