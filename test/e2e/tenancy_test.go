@@ -36,6 +36,10 @@ const (
 	namespace = "secret-project" // B's namespace
 )
 
+// bKey is the key B learns a memory under; A recalling by it gets nothing
+// of B's.
+const bKey = "launch/quokka-code"
+
 // bContent is what tenant B stores; "quokka" and "zanzibar" appear in
 // nothing of A's, so finding them in an answer to A is a leak.
 var bContent = []string{
@@ -193,7 +197,7 @@ func TestTenancy(t *testing.T) {
 	asA.json("POST", "/v1/events", memoryEvent("a-2", tenantA, "", "Acme releases ship on Mondays"), nil, http.StatusAccepted)
 	asA.json("POST", "/v1/memories", map[string]any{"content": "Acme staging runs in the north region", "type": "fact"}, nil, http.StatusAccepted)
 	asB.json("POST", "/v1/events", memoryEvent("b-1", tenantB, namespace, bContent[0]), nil, http.StatusAccepted)
-	asB.json("POST", "/v1/memories", map[string]any{"content": bContent[1], "type": "fact", "namespace": namespace}, nil, http.StatusAccepted)
+	asB.json("POST", "/v1/memories", map[string]any{"content": bContent[1], "type": "fact", "namespace": namespace, "key": bKey}, nil, http.StatusAccepted)
 	admin.json("POST", "/v1/events", memoryEvent("b-3", tenantB, "", bContent[2]), nil, http.StatusAccepted)
 
 	list := func(c apiClient, tenant string) query.ListResponse {
@@ -297,6 +301,8 @@ func TestTenancy(t *testing.T) {
 			{"query": "zanzibar deploys on quokka thursdays", "namespace": namespace},
 			{"query": "quokka", "filters": map[string]any{"subjects": []string{"alice"}, "include_archived": true}, "k": 100, "per_domain": 100},
 			{"tenant": tenantA, "query": "zanzibar finance team", "dry": true},
+			{"key": bKey},
+			{"key": bKey, "namespace": namespace, "filters": map[string]any{"include_archived": true}},
 		} {
 			var resp recall.Response
 			a := probe(t, "POST", "/v1/recall", req, http.StatusOK)
@@ -308,6 +314,12 @@ func TestTenancy(t *testing.T) {
 					t.Fatalf("recall as A returned a memory of tenant %q", r.Memory.Tenant)
 				}
 			}
+		}
+		// The same key works for B: A's empty answer is isolation, not a miss.
+		var own recall.Response
+		asB.json("POST", "/v1/recall", map[string]any{"key": bKey, "namespace": namespace}, &own, http.StatusOK)
+		if len(own.Memories) != 1 || !own.Memories[0].KeyMatch || own.Memories[0].Memory.Content != bContent[1] {
+			t.Fatalf("B's recall by its own key: %+v", own.Memories)
 		}
 	})
 
