@@ -13,6 +13,7 @@ import (
 	"github.com/recollect-dev/recollect/pkg/consolidate"
 	"github.com/recollect-dev/recollect/pkg/embed"
 	"github.com/recollect-dev/recollect/pkg/embed/cache"
+	"github.com/recollect-dev/recollect/pkg/embed/coalesce"
 	"github.com/recollect-dev/recollect/pkg/embed/minilm"
 	"github.com/recollect-dev/recollect/pkg/embed/openai"
 	"github.com/recollect-dev/recollect/pkg/embedder"
@@ -186,6 +187,10 @@ func (a *App) initUsage(ctx context.Context) (modules.Service, error) {
 	return modules.Closer(func() error { return errors.Join(sink.Close(), closeW()) }), nil
 }
 
+// queryCoalesceMax bounds the texts of concurrent recalls merged into one
+// built-in model call: 32 short queries take about as long as a few alone.
+const queryCoalesceMax = 32
+
 // initModel chooses the embedding model (a remote OpenAI-compatible one
 // when --embed-url is set, else the built-in MiniLM) and puts the cache in
 // front of it: in-process, or Redis when --redis-url is set.
@@ -229,7 +234,9 @@ func (a *App) initModel(ctx context.Context) (modules.Service, error) {
 			return nil, fmt.Errorf("load embedding model: %w", err)
 		}
 		a.model = wrap(usageEmbedder{Embedder: m, component: "embedder", sink: a.usage, now: a.now})
-		a.queryModel = wrap(usageEmbedder{Embedder: m, component: "query", sink: a.usage, now: a.now})
+		// Concurrent recalls share model calls while the model is busy;
+		// usage is still recorded per caller (outside the coalescer).
+		a.queryModel = wrap(usageEmbedder{Embedder: coalesce.New(m, queryCoalesceMax), component: "query", sink: a.usage, now: a.now})
 	}
 	a.registerCacheMetrics()
 	if closeFn == nil {
