@@ -74,7 +74,8 @@ func TestRecallByKey(t *testing.T) {
 	})
 }
 
-func TestRecallKeyValidation(t *testing.T) {
+// TestRequestFieldErrors: a bad request names its field.
+func TestRequestFieldErrors(t *testing.T) {
 	r, err := recall.New(recall.Config{PerDomain: 3, MaxResults: 9, Candidates: 9}, storeOf(t, nil), embedtest.Terms{}, domains.Builtin(),
 		func() time.Time { return testNow })
 	if err != nil {
@@ -86,6 +87,7 @@ func TestRecallKeyValidation(t *testing.T) {
 	}{
 		{recall.Request{Key: strings.Repeat("k", memory.MaxKeyChars+1)}, "key"},
 		{recall.Request{}, "query"},
+		{recall.Request{Query: "x", Filters: recall.Filters{FilePath: strings.Repeat("a/", recall.MaxFilePathChars)}}, "filters.file_path"},
 	} {
 		_, err := r.Recall(context.Background(), tt.req)
 		var fe *memory.FieldError

@@ -1,17 +1,10 @@
 package recall_test
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
-	"time"
 
-	"github.com/recollect-dev/recollect/internal/embedtest"
-	"github.com/recollect-dev/recollect/pkg/domains"
-	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/recall"
 )
 
@@ -64,18 +57,5 @@ func TestFilePathFilterOversamples(t *testing.T) {
 	resp := f.recall(t, recall.Request{Query: "deploy script notes for the web frontend", Filters: recall.Filters{FilePath: "cmd/main.go"}})
 	if !slices.Equal(ids(resp), []string{"go"}) {
 		t.Fatalf("recalled %v for cmd/main.go, want [go]", ids(resp))
-	}
-}
-
-func TestFilePathTooLong(t *testing.T) {
-	r, err := recall.New(recall.Config{PerDomain: 3, MaxResults: 9, Candidates: 9}, storeOf(t, nil), embedtest.Terms{}, domains.Builtin(),
-		func() time.Time { return testNow })
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = r.Recall(context.Background(), recall.Request{Query: "x", Filters: recall.Filters{FilePath: strings.Repeat("a/", recall.MaxFilePathChars)}})
-	var fe *memory.FieldError
-	if !errors.As(err, &fe) || fe.Field != "filters.file_path" {
-		t.Fatalf("err = %v, want a field error on filters.file_path", err)
 	}
 }

@@ -128,19 +128,29 @@ func (s *Store) present(ctx context.Context, ids []string) (map[string]bool, err
 	if len(ids) == 0 {
 		return out, nil
 	}
-	cctx, cancel := s.callCtx(ctx)
-	defer cancel()
-	pts, err := s.client.Get(cctx, &qdrant.GetPoints{
-		CollectionName: s.collection,
-		Ids:            pointIDs(ids),
-		WithPayload:    qdrant.NewWithPayload(false),
-		WithVectors:    qdrant.NewWithVectors(false),
-	})
+	pts, err := s.points(ctx, ids, false)
 	if err != nil {
-		return nil, s.wrap(err, "look up %d ids in %s", len(ids), s.collection)
+		return nil, err
 	}
 	for _, p := range pts {
 		out[p.GetId().GetUuid()] = true
 	}
 	return out, nil
+}
+
+// points reads the collection's points with these ids, with or without
+// their payload, never their vectors.
+func (s *Store) points(ctx context.Context, ids []string, payload bool) ([]*qdrant.RetrievedPoint, error) {
+	cctx, cancel := s.callCtx(ctx)
+	defer cancel()
+	pts, err := s.client.Get(cctx, &qdrant.GetPoints{
+		CollectionName: s.collection,
+		Ids:            pointIDs(ids),
+		WithPayload:    qdrant.NewWithPayload(payload),
+		WithVectors:    qdrant.NewWithVectors(false),
+	})
+	if err != nil {
+		return nil, s.wrap(err, "read %d points of %s", len(ids), s.collection)
+	}
+	return pts, nil
 }

@@ -75,15 +75,9 @@ func (s *Store) storedTexts(ctx context.Context, tenant string, mems []memory.Me
 	for i := range mems {
 		ids[i] = mems[i].ID
 	}
-	cctx, cancel := s.callCtx(ctx)
-	defer cancel()
-	pts, err := s.client.Get(cctx, &qdrant.GetPoints{
-		CollectionName: s.collection,
-		Ids:            pointIDs(ids),
-		WithPayload:    qdrant.NewWithPayload(true),
-	})
+	pts, err := s.points(ctx, ids, true)
 	if err != nil {
-		return nil, s.wrap(err, "read %d memories of tenant %s in %s", len(ids), tenant, s.collection)
+		return nil, fmt.Errorf("read %d memories of tenant %s: %w", len(ids), tenant, err)
 	}
 	out := make(map[string]memory.Memory, len(pts))
 	for _, p := range pts {
