@@ -27,6 +27,13 @@ func runBench(t *testing.T, args ...string) map[string]any {
 	if dec.More() {
 		t.Fatalf("more than one JSON value in %q", out.String())
 	}
+	// Every bench command has these, whatever else it reports.
+	for _, k := range []string{"p50_ms", "p99_ms", "qps", "memories"} {
+		if _, ok := res[k].(float64); !ok {
+			t.Fatalf("bench %v: no number %q in %v", args, k, res)
+		}
+	}
+	positive(t, res, "qps")
 	return res
 }
 
@@ -149,5 +156,32 @@ func TestCorpusIsZipfAndReproducible(t *testing.T) {
 	top, mid := counts[c.words[0]], counts[c.words[200]]
 	if top < 10*max(mid, 1) {
 		t.Errorf("rank 0 seen %d times, rank 200 %d: not Zipf-like", top, mid)
+	}
+}
+
+func TestBenchIngestCommand(t *testing.T) {
+	res := runBench(t, "ingest", "--events", "400", "--batch", "20", "--clients", "2")
+	for _, k := range []string{"events_per_sec", "raw_publish_per_sec", "ratio", "p50_ms", "p99_ms"} {
+		positive(t, res, k)
+	}
+	if res["events"] != 400.0 || res["memories"] != 0.0 {
+		t.Errorf("events, memories = %v, %v; want 400, 0", res["events"], res["memories"])
+	}
+	// 20 requests of 20 events: the request rate is the event rate / 20.
+	if qps, eps := res["qps"].(float64), res["events_per_sec"].(float64); math.Abs(qps*20-eps) > eps*1e-6 {
+		t.Errorf("qps %v × 20 != events_per_sec %v", qps, eps)
+	}
+}
+
+func TestBenchExtractCommand(t *testing.T) {
+	res := runBench(t, "extract", "--conversations", "50", "--turns", "4", "--handled", "40", "--extractions", "3", "--model-delay", "0s")
+	for _, k := range []string{"turns_per_sec", "handled_turns_per_sec", "facts_per_turn", "memories", "p50_ms", "p99_ms"} {
+		positive(t, res, k)
+	}
+	if res["qps"] != res["turns_per_sec"] {
+		t.Errorf("qps %v, want turns_per_sec %v", res["qps"], res["turns_per_sec"])
+	}
+	if llm, ok := res["llm"].([]any); !ok || len(llm) != 1 {
+		t.Errorf("llm = %v, want one model delay", res["llm"])
 	}
 }

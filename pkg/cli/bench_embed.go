@@ -28,8 +28,15 @@ type EmbedResult struct {
 	QueryMsP99             float64 `json:"query_ms_p99"`
 	Queries                int     `json:"queries"`
 	RSSMB                  float64 `json:"rss_mb"` // peak resident memory (VmHWM)
-	GOMAXPROCS             int     `json:"gomaxprocs"`
-	CPUs                   int     `json:"cpus"`
+	// The fields every bench command has: P50Ms and P99Ms are the single
+	// query's (query_ms_p50, query_ms_p99), QPS the single queries per
+	// second, Memories the sentences embedded in one timed run.
+	P50Ms      float64 `json:"p50_ms"`
+	P99Ms      float64 `json:"p99_ms"`
+	QPS        float64 `json:"qps"`
+	Memories   int     `json:"memories"`
+	GOMAXPROCS int     `json:"gomaxprocs"`
+	CPUs       int     `json:"cpus"`
 }
 
 // embedSentences are memory-sized facts and short questions of 6 to 14
@@ -142,6 +149,7 @@ func BenchEmbed(ctx context.Context, batch, batches, queries int) (EmbedResult, 
 	}
 
 	lat := make([]time.Duration, queries)
+	begin := time.Now()
 	for i := range lat {
 		q := []string{embedSentences[i%len(embedSentences)]}
 		begin := time.Now()
@@ -150,8 +158,10 @@ func BenchEmbed(ctx context.Context, batch, batches, queries int) (EmbedResult, 
 		}
 		lat[i] = time.Since(begin)
 	}
+	res.QPS = float64(queries) / time.Since(begin).Seconds()
 	sortDurations(lat)
 	res.QueryMsP50, res.QueryMsP99 = percentile(lat, 50), percentile(lat, 99)
+	res.P50Ms, res.P99Ms, res.Memories = res.QueryMsP50, res.QueryMsP99, batch*batches
 	if res.RSSMB, err = peakRSSMB(); err != nil {
 		return EmbedResult{}, err
 	}

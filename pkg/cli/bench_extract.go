@@ -30,8 +30,16 @@ type ExtractResult struct {
 	HandledTurnsPerSec  float64       `json:"handled_turns_per_sec"` // through the handler with JetStream publishing
 	HandledTurns        int           `json:"handled_turns"`         // turns sent through the handler
 	LLM                 []LLMOverhead `json:"llm"`
-	GOMAXPROCS          int           `json:"gomaxprocs"`
-	CPUs                int           `json:"cpus"`
+	// The fields every bench command has: P50Ms and P99Ms are the overhead
+	// of one LLM extraction against the first --model-delay (0 when
+	// skipped), QPS the turns per second of rule capture and the filters,
+	// Memories the facts they kept.
+	P50Ms      float64 `json:"p50_ms"`
+	P99Ms      float64 `json:"p99_ms"`
+	QPS        float64 `json:"qps"`
+	Memories   int     `json:"memories"`
+	GOMAXPROCS int     `json:"gomaxprocs"`
+	CPUs       int     `json:"cpus"`
 }
 
 func newBenchExtractCmd() *cobra.Command {
@@ -106,6 +114,7 @@ func BenchExtract(ctx context.Context, convs, turns, handled, extractions int, d
 			}
 			res.LLM = append(res.LLM, l)
 		}
+		res.P50Ms, res.P99Ms = res.LLM[0].OverheadP50Ms, res.LLM[0].OverheadP99Ms
 	}
 	return res, nil
 }
@@ -144,6 +153,7 @@ func benchCapture(convs, turns int, res *ExtractResult) error {
 	res.TurnsPerSec = float64(convs*turns) / took
 	res.ConversationsPerSec = float64(convs) / took
 	res.FactsPerTurn = float64(facts.Load()) / float64(convs*turns)
+	res.QPS, res.Memories = res.TurnsPerSec, int(facts.Load())
 	return nil
 }
 

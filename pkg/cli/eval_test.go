@@ -143,8 +143,8 @@ func TestEvalLoCoMoCommand(t *testing.T) {
 		rep.AuditCorrected == nil || rep.AuditCorrected.Questions != 6 {
 		t.Fatalf("audit: audited %d, unmatched %d, without %+v, corrected %+v", rep.Audited, rep.AuditUnmatched, rep.WithoutAudited, rep.AuditCorrected)
 	}
-	if rep.P50Ms <= 0 || rep.P99Ms < rep.P50Ms {
-		t.Fatalf("latency p50 %v, p99 %v", rep.P50Ms, rep.P99Ms)
+	if rep.P50Ms <= 0 || rep.P99Ms < rep.P50Ms || rep.QPS <= 0 {
+		t.Fatalf("latency p50 %v, p99 %v, qps %v", rep.P50Ms, rep.P99Ms, rep.QPS)
 	}
 	if rep.Settings["recall-per-domain"] != float64(10) {
 		t.Fatalf("settings = %v, want recall-per-domain 10", rep.Settings)

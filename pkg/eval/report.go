@@ -25,6 +25,8 @@ type Report struct {
 	Summary
 	P50Ms float64 `json:"p50_ms"`
 	P99Ms float64 `json:"p99_ms"`
+	// QPS is questions recalled per second, one at a time.
+	QPS float64 `json:"qps"`
 	// ShortResults counts questions answered with fewer than k memories.
 	ShortResults   int            `json:"short_results"`
 	WithoutAudited *Summary       `json:"without_audited,omitempty"`

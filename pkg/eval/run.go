@@ -68,6 +68,9 @@ func LoCoMo(ctx context.Context, cfg Config, baseURL string, log *slog.Logger) (
 		return nil, err
 	}
 	r.report.RecallSeconds = round4(time.Since(begin).Seconds())
+	if r.report.RecallSeconds > 0 {
+		r.report.QPS = round4(float64(r.report.Questions) / r.report.RecallSeconds)
+	}
 	r.addNotes()
 	return r.report, nil
 }
