@@ -17,7 +17,9 @@ import (
 // before anything is written (a concurrent Upsert between that read and the
 // write can still change a text, which Upsert re-indexes anyway). Each
 // operation selects its point by tenant and id, so ids the tenant does not
-// hold match nothing and are skipped.
+// hold match nothing and are skipped. Overwrite rather than set-payload:
+// set merges keys, so a field that became empty (tags cleared, archived
+// lifted, invalid_at removed) would keep its old value.
 func (s *Store) UpdatePayload(ctx context.Context, tenant string, mems []memory.Memory) error {
 	if err := s.usable(ctx); err != nil {
 		return err
