@@ -150,7 +150,7 @@ func cosine(a, b []float32) float64 {
 func (r *Recaller) channels(ctx context.Context, tenant string, vec []float32, text string, f store.Filter, k int) (dense, lex []store.Hit, err error) {
 	if hs, ok := r.store.(store.HybridSearcher); ok {
 		dense, lex, err = hs.SearchHybrid(ctx, store.HybridQuery{Tenant: tenant, Vector: vec, Text: text, K: k, Filter: f})
-		if errors.Is(err, memory.ErrInvalid) {
+		if errors.Is(err, store.ErrDimension) {
 			r.denseUnusable(ctx, tenant, err)
 			lex, err = r.store.SearchText(ctx, store.TextQuery{Tenant: tenant, Text: text, K: k, Filter: f})
 			dense = nil
@@ -164,7 +164,7 @@ func (r *Recaller) channels(ctx context.Context, tenant string, vec []float32, t
 	g.Go(func() error {
 		var err error
 		dense, err = r.store.Search(gctx, store.Query{Tenant: tenant, Vector: vec, K: k, Filter: f})
-		if errors.Is(err, memory.ErrInvalid) {
+		if errors.Is(err, store.ErrDimension) {
 			r.denseUnusable(gctx, tenant, err)
 			dense, err = nil, nil
 		}
@@ -187,8 +187,8 @@ func (r *Recaller) channels(ctx context.Context, tenant string, vec []float32, t
 	return dense, lex, nil
 }
 
-// denseUnusable notes a dense search the store refused as invalid: in
-// practice a query vector of another width than the tenant's stored vectors,
+// denseUnusable notes a dense search the store refused for a query vector
+// of another width than the tenant's stored vectors (store.ErrDimension),
 // while a tenant moves to a new embedding model (recollect reindex) and
 // before its old vectors are cleared. Recall answers from the lexical
 // channel alone meanwhile rather than failing.
