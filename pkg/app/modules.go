@@ -108,6 +108,12 @@ func (a *App) initStore(ctx context.Context) (modules.Service, error) {
 		if err != nil {
 			return nil, fmt.Errorf("open local store in %s: %w", dir, err)
 		}
+		if a.reg != nil {
+			if err := a.reg.Register(s.Collector()); err != nil {
+				_ = s.Close()
+				return nil, fmt.Errorf("register local store metrics: %w", err)
+			}
+		}
 		a.store = s
 		return modules.Closer(s.Close), nil
 	case StoreRemote:

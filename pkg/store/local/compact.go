@@ -43,6 +43,7 @@ func (s *Store) compact() {
 	next, err := createWAL(s.dir, old.seq+1)
 	if err != nil {
 		s.writeMu.Unlock()
+		s.compactionFailures.Add(1)
 		s.log.Warn("local store compaction not started", "dir", s.dir, "err", err)
 		return
 	}
@@ -52,6 +53,7 @@ func (s *Store) compact() {
 		// from now on could be trusted either.
 		s.failed = err
 		s.writeMu.Unlock()
+		s.compactionFailures.Add(1)
 		s.log.Error("local store log lost durability", "dir", s.dir, "err", err)
 		return
 	}
@@ -60,13 +62,16 @@ func (s *Store) compact() {
 	s.hook("rotated")
 
 	if err := writeSnapshot(s.dir, next.seq, mems, s.hook); err != nil {
+		s.compactionFailures.Add(1)
 		s.log.Warn("local store snapshot not written, the logs still hold everything", "dir", s.dir, "err", err)
 		return
 	}
 	if err := removeBelow(s.dir, next.seq); err != nil {
+		s.compactionFailures.Add(1)
 		s.log.Warn("local store old files not removed", "dir", s.dir, "err", err)
 		return
 	}
+	s.compactions.Add(1)
 	s.hook("cleaned")
 	s.log.Info("local store compacted", "dir", s.dir, "records", len(mems), "duration", time.Since(start))
 }

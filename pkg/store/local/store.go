@@ -35,6 +35,8 @@ type Store struct {
 	compacting bool
 	compactWG  sync.WaitGroup
 
+	compactions, compactionFailures atomic.Uint64
+
 	mu    sync.RWMutex // guards parts (the map, not the partitions)
 	parts map[string]*partition
 
