@@ -10,11 +10,15 @@ import (
 	"github.com/recollect-dev/recollect/pkg/memory"
 )
 
-// maxByKey bounds how many memories one key lookup returns; a key names
-// one fact, so more than a handful means namespaces or subjects share it.
-const maxByKey = 20
+// maxByKey bounds how many memories one key lookup returns (the newest);
+// a key names one fact, so more than a handful means namespaces or
+// subjects share it. maxKeyScan bounds how many it reads to choose them.
+const (
+	maxByKey   = 20
+	maxKeyScan = 1000
+)
 
-// errEnough stops a scroll once maxByKey memories are read.
+// errEnough stops a scroll once maxKeyScan memories are read.
 var errEnough = errors.New("enough memories")
 
 // byKey returns the memories stored under req.Key within the request's
@@ -29,7 +33,7 @@ func (r *Recaller) byKey(ctx context.Context, req Request) ([]Result, error) {
 		}
 		m.Vector = nil
 		out = append(out, Result{Memory: m, Score: 1, Relevance: 1, KeyMatch: true})
-		if len(out) == maxByKey {
+		if len(out) == maxKeyScan {
 			return errEnough
 		}
 		return nil
@@ -38,7 +42,7 @@ func (r *Recaller) byKey(ctx context.Context, req Request) ([]Result, error) {
 		return nil, fmt.Errorf("look up key %s: %w", req.Key, err)
 	}
 	sortNewest(out)
-	return out, nil
+	return out[:min(len(out), maxByKey)], nil
 }
 
 // keyWords turns a path-like key into words to search for:
