@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,47 +16,22 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/recollect-dev/recollect/pkg/bus"
-	"github.com/recollect-dev/recollect/pkg/domains"
 	"github.com/recollect-dev/recollect/pkg/embed/chunk"
 	"github.com/recollect-dev/recollect/pkg/embedder"
 	"github.com/recollect-dev/recollect/pkg/memory"
-	"github.com/recollect-dev/recollect/pkg/recall"
 	"github.com/recollect-dev/recollect/pkg/snapshot"
-	"github.com/recollect-dev/recollect/pkg/store/local"
 	"github.com/recollect-dev/recollect/pkg/store/storetest"
 )
 
-// newImportHarness is a query module over a real local store and embedded
-// JetStream, with the term embedder as its embedding model.
+// newImportHarness is the query harness with the term embedder also
+// vectorising imports.
 func newImportHarness(t *testing.T) *harness {
 	t.Helper()
-	quiet := slog.New(slog.DiscardHandler)
-	st, err := local.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = st.Close() })
-	b, err := bus.Open(context.Background(), bus.Config{DataDir: t.TempDir()}, quiet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = b.Close() })
-	r, err := recall.New(recall.Config{PerDomain: 3, MaxResults: 9, MinRelevance: 0.15, Candidates: 50}, st, termEmbedder{}, domains.Builtin(), time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(r.Wait)
-	q := New(r, st, b, nil, nil, quiet, time.Now)
 	vz, err := embedder.NewVectorizer(termEmbedder{}, embedder.Config{ShortContent: 300, Chunk: chunk.DefaultConfig()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	q.SetEmbedder(termEmbedder{}, vz)
-	mux := http.NewServeMux()
-	q.Routes(func(pattern string, h http.Handler) { mux.Handle(pattern, h) })
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	return &harness{url: srv.URL, store: st, bus: b, recaller: r}
+	return newHarness(t, func(q *Query) { q.SetEmbedder(termEmbedder{}, vz) })
 }
 
 // ndjson encodes records one per line.

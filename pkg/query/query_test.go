@@ -32,7 +32,10 @@ type harness struct {
 	recaller *recall.Recaller
 }
 
-func newHarness(t *testing.T) *harness {
+// newHarness is a query module over a real local store and embedded
+// JetStream, with the term embedder as recall's model; setup, when given,
+// configures the module before its routes are served.
+func newHarness(t *testing.T, setup ...func(*Query)) *harness {
 	t.Helper()
 	quiet := slog.New(slog.DiscardHandler)
 	st, err := local.Open(t.TempDir())
@@ -51,6 +54,9 @@ func newHarness(t *testing.T) *harness {
 	}
 	t.Cleanup(r.Wait)
 	q := New(r, st, b, nil, nil, quiet, time.Now)
+	for _, f := range setup {
+		f(q)
+	}
 	mux := http.NewServeMux()
 	q.Routes(func(pattern string, h http.Handler) { mux.Handle(pattern, h) })
 	srv := httptest.NewServer(mux)
