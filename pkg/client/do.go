@@ -26,44 +26,69 @@ type call struct {
 	method     string
 	path       string
 	query      url.Values
-	body       any // JSON-encoded when not nil
-	out        any // decoded from a 2xx answer when not nil
+	body       any    // JSON-encoded when not nil
+	out        any    // decoded from a 2xx answer when not nil
+	accept     string // the Accept header, when set
 	idempotent bool
 }
 
-// do sends the call, resending an idempotent one on 429 and 503.
+// do sends the call with its JSON body and decodes a 2xx answer into
+// cl.out, resending an idempotent call on 429 and 503 (see send).
 func (c *Client) do(ctx context.Context, cl call) error {
 	var body []byte
+	contentType := ""
 	if cl.body != nil {
 		var err error
 		if body, err = json.Marshal(cl.body); err != nil {
 			return fmt.Errorf("encode %s %s: %w", cl.method, cl.path, err)
 		}
+		contentType = "application/json"
 	}
+	cl.accept = "application/json"
+	resp, err := c.send(ctx, cl, contentType, body)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if cl.out == nil || resp.StatusCode == http.StatusNoContent {
+		_, _ = io.Copy(io.Discard, resp.Body)
+		return nil
+	}
+	if err := json.NewDecoder(resp.Body).Decode(cl.out); err != nil {
+		return fmt.Errorf("decode answer of %s %s: %w", cl.method, cl.path, err)
+	}
+	return nil
+}
+
+// send sends a call and returns its 2xx answer, whose body the caller
+// closes (do decodes JSON; export streams NDJSON). An idempotent call is
+// resent on 429 and 503 after Retry-After (else a doubling backoff), unless
+// the wait exceeds the client's limit or the context's deadline.
+func (c *Client) send(ctx context.Context, cl call, contentType string, body []byte) (*http.Response, error) {
 	for attempt := 0; ; attempt++ {
-		err := c.once(ctx, cl, body)
+		resp, err := c.sendOnce(ctx, cl, contentType, body)
 		var apiErr *Error
 		if err == nil || !cl.idempotent || attempt >= c.retries || !errors.As(err, &apiErr) || !retryable(apiErr.Status) {
-			return err
+			return resp, err
 		}
 		wait := apiErr.RetryAfter
 		if wait <= 0 {
 			wait = min(firstBackoff<<attempt, c.maxWait)
 		}
 		if wait > c.maxWait {
-			return err
+			return nil, err
 		}
 		if deadline, ok := ctx.Deadline(); ok && c.now().Add(wait).After(deadline) {
-			return err
+			return nil, err
 		}
 		if serr := c.sleep(ctx, wait); serr != nil {
-			return errors.Join(err, serr)
+			return nil, errors.Join(err, serr)
 		}
 	}
 }
 
-// once sends one attempt.
-func (c *Client) once(ctx context.Context, cl call, body []byte) error {
+// sendOnce sends one attempt; a non-2xx answer is an *Error.
+func (c *Client) sendOnce(ctx context.Context, cl call, contentType string, body []byte) (*http.Response, error) {
 	u := c.base + cl.path
 	if len(cl.query) > 0 {
 		u += "?" + cl.query.Encode()
@@ -74,32 +99,31 @@ func (c *Client) once(ctx context.Context, cl call, body []byte) error {
 	}
 	req, err := http.NewRequestWithContext(ctx, cl.method, u, rd)
 	if err != nil {
-		return fmt.Errorf("build %s %s: %w", cl.method, cl.path, err)
+		return nil, fmt.Errorf("build %s %s: %w", cl.method, cl.path, err)
 	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
 	}
-	req.Header.Set("Accept", "application/json")
+	if cl.accept != "" {
+		req.Header.Set("Accept", cl.accept)
+	}
 	req.Header.Set("User-Agent", c.userAgent)
 	if c.apiKey != "" {
 		req.Header.Set("Authorization", "Bearer "+c.apiKey)
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", cl.method, cl.path, err)
+		return nil, fmt.Errorf("%s %s: %w", cl.method, cl.path, err)
+	}
+	if resp.StatusCode/100 == 2 {
+		return resp, nil
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		return c.apiError(cl, resp)
-	}
-	if cl.out == nil || resp.StatusCode == http.StatusNoContent {
-		_, _ = io.Copy(io.Discard, resp.Body)
-		return nil
-	}
-	if err := json.NewDecoder(resp.Body).Decode(cl.out); err != nil {
-		return fmt.Errorf("decode answer of %s %s: %w", cl.method, cl.path, err)
-	}
-	return nil
+	data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	resp.Body = io.NopCloser(bytes.NewReader(data))
+	e := c.apiError(cl, resp)
+	e.body = data
+	return nil, e
 }
 
 // apiError reads an error answer: the server's JSON error body
