@@ -24,7 +24,7 @@ type Stats struct {
 // Stats reports the store's state.
 func (s *Store) Stats() Stats {
 	s.writeMu.Lock()
-	st := Stats{LogBytes: s.wal.size.Load(), LiveBytes: s.liveBytes, Writable: s.failed == nil && !s.closed.Load()}
+	st := Stats{LogBytes: s.wal.size.Load(), LiveBytes: s.liveBytes, Writable: s.writable() == nil}
 	s.writeMu.Unlock()
 	st.Compactions, st.CompactionFailures = s.compactions.Load(), s.compactionFailures.Load()
 	s.mu.RLock()
