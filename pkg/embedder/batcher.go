@@ -38,20 +38,11 @@ func newBatcher(model embed.Embedder, max int, linger time.Duration) *batcher {
 
 // Embed returns the vector of text, batched with concurrent callers.
 func (b *batcher) Embed(ctx context.Context, text string) ([]float32, error) {
-	r := &embedReq{ctx: ctx, text: text, done: make(chan struct{})}
-	select {
-	case b.reqs <- r:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-b.stop:
-		return nil, context.Canceled
+	vecs, err := b.EmbedAll(ctx, []string{text})
+	if err != nil {
+		return nil, err
 	}
-	select {
-	case <-r.done:
-		return r.vec, r.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
+	return vecs[0], nil
 }
 
 // EmbedAll returns the vectors of texts, in order. The texts join the
