@@ -10,6 +10,7 @@ import (
 
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/recall"
+	"github.com/recollect-dev/recollect/pkg/scope"
 )
 
 // corpusPool is what random corpora are drawn from: realistic memories of
@@ -125,7 +126,7 @@ func TestContextBudgetRandomCorpora(t *testing.T) {
 				resp := e.context(t, req) // checks budget, sums, duplicates, archived, text
 				for _, inc := range resp.Memories {
 					m := byID[inc.Memory.ID]
-					if m.Archived || len(m.Tags) > 0 || fitScope(m.Scope, cleanPath(req.FilePath)) == scopeOut {
+					if m.Archived || len(m.Tags) > 0 || scope.FitOf(m.Scope, scope.Clean(req.FilePath)) == scope.Out {
 						t.Fatalf("%s should not be injected: archived %v tags %q scope %q for %q", m.ID, m.Archived, m.Tags, m.Scope, req.FilePath)
 					}
 					if req.Subject != "" && m.Subject != req.Subject && m.Subject != "" && m.Subject != memory.LoreSubject {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/recall"
+	"github.com/recollect-dev/recollect/pkg/scope"
 )
 
 // The layers of a context block, in priority order: filled first, emptied
@@ -95,11 +96,11 @@ func (a *Assembler) Context(ctx context.Context, req ContextRequest) (ContextRes
 		return ContextResponse{}, err
 	}
 
-	as := &assembly{a: a, now: now, file: cleanPath(req.FilePath), used: map[string]bool{}, hashes: map[[32]byte]bool{},
+	as := &assembly{a: a, now: now, file: scope.Clean(req.FilePath), used: map[string]bool{}, hashes: map[[32]byte]bool{},
 		p: newPacker(a.tok, req.Budget, a.contextSections())}
-	as.fits, as.dir = make([]scopeFit, len(vis)), make([]bool, len(vis))
+	as.fits, as.dir = make([]scope.Fit, len(vis)), make([]bool, len(vis))
 	for i := range vis {
-		as.fits[i], as.dir[i] = fitScope(vis[i].Scope, as.file), isDirective(&vis[i])
+		as.fits[i], as.dir[i] = scope.FitOf(vis[i].Scope, as.file), isDirective(&vis[i])
 	}
 	as.baseline(vis)
 	procs := as.contextual(vis, recalled, queried)
@@ -155,7 +156,7 @@ type assembly struct {
 	misses [secKnown + 1]int
 	// Per visible memory, computed once: how its scope fits the file and
 	// whether it is a personality directive.
-	fits []scopeFit
+	fits []scope.Fit
 	dir  []bool
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/recall"
+	"github.com/recollect-dev/recollect/pkg/scope"
 )
 
 const (
@@ -220,7 +221,7 @@ func TestContextScope(t *testing.T) {
 		}
 	}
 	for _, inc := range withFile.Memories {
-		if len(inc.Memory.Scope) > 0 && fitScope(inc.Memory.Scope, "pkg/a/b.go") != scopeMatch {
+		if len(inc.Memory.Scope) > 0 && scope.FitOf(inc.Memory.Scope, "pkg/a/b.go") != scope.Match {
 			t.Errorf("memory scoped to %q included for pkg/a/b.go", inc.Memory.Scope)
 		}
 		if inc.Memory.Content == errScoped && !inc.ScopeMatch {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/recall"
+	"github.com/recollect-dev/recollect/pkg/scope"
 )
 
 // scopeOnlyWeight discounts a memory brought in only by its scope glob
@@ -19,15 +20,15 @@ type candidate struct {
 	mem       *memory.Memory
 	score     float64
 	relevance float64
-	scope     scopeFit
+	scope     scope.Fit
 }
 
 func (c candidate) included() Included {
-	return Included{Score: c.score, Relevance: c.relevance, ScopeMatch: c.scope == scopeMatch, Memory: *c.mem}
+	return Included{Score: c.score, Relevance: c.relevance, ScopeMatch: c.scope == scope.Match, Memory: *c.mem}
 }
 
-func (a *Assembler) boost(f scopeFit) float64 {
-	if f == scopeMatch {
+func (a *Assembler) boost(f scope.Fit) float64 {
+	if f == scope.Match {
 		return a.cfg.ScopeBoost
 	}
 	return 1
@@ -54,7 +55,7 @@ func (as *assembly) baseline(vis []memory.Memory) {
 		default:
 			continue
 		}
-		if fits[i] == scopeOut || as.dir[i] || a.priority(m) < priorityHigh {
+		if fits[i] == scope.Out || as.dir[i] || a.priority(m) < priorityHigh {
 			continue
 		}
 		cs = append(cs, candidate{mem: m, score: a.standing(m, as.now) * a.boost(fits[i]), scope: fits[i]})
@@ -84,8 +85,8 @@ func (as *assembly) contextual(vis []memory.Memory, recalled []recall.Result, qu
 	for i := range recalled {
 		r := &recalled[i]
 		m := &r.Memory
-		fit := fitScope(m.Scope, as.file)
-		if !injectable(m, as.now) || fit == scopeOut || isDirective(m) {
+		fit := scope.FitOf(m.Scope, as.file)
+		if !injectable(m, as.now) || fit == scope.Out || isDirective(m) {
 			continue
 		}
 		seen[m.ID] = true
@@ -103,7 +104,7 @@ func (as *assembly) contextual(vis []memory.Memory, recalled []recall.Result, qu
 		case !queried && as.file == "" && isProcedure(m):
 			// No task context: every procedure competes on its record.
 			procs = append(procs, candidate{mem: m, score: a.decay(m, as.now) * reinforcement(m), scope: fits[i]})
-		case fits[i] != scopeMatch:
+		case fits[i] != scope.Match:
 		case isProcedure(m):
 			procs = append(procs, candidate{mem: m, score: scopeOnlyWeight * a.decay(m, as.now) * reinforcement(m) * a.boost(fits[i]), scope: fits[i]})
 		default:
@@ -165,7 +166,7 @@ func (as *assembly) directive(vis []memory.Memory, subject, namespace string) {
 	fits := as.fits
 	var cs []candidate
 	for i := range vis {
-		if m := &vis[i]; as.dir[i] && m.Subject == subject && fits[i] != scopeOut {
+		if m := &vis[i]; as.dir[i] && m.Subject == subject && fits[i] != scope.Out {
 			cs = append(cs, candidate{mem: m, score: 1, scope: fits[i]})
 		}
 	}
@@ -200,7 +201,7 @@ func (as *assembly) known(vis []memory.Memory) {
 	var cs []candidate
 	for i := range vis {
 		m := &vis[i]
-		if !slices.Contains(knownTypes, m.Type) || fits[i] == scopeOut || as.dir[i] ||
+		if !slices.Contains(knownTypes, m.Type) || fits[i] == scope.Out || as.dir[i] ||
 			confidence(m) < a.cfg.MinConfidence || as.used[m.ID] {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/scope"
 )
 
 // maxByKey bounds how many memories one key lookup returns (the newest);
@@ -28,7 +29,7 @@ func (r *Recaller) byKey(ctx context.Context, req Request) ([]Result, error) {
 	f.Keys = []string{req.Key}
 	var out []Result
 	err := r.store.Scroll(ctx, req.Tenant, f, func(m memory.Memory) error {
-		if req.Filters.FilePath != "" && !scopeMatches(m.Scope, req.Filters.FilePath) {
+		if req.Filters.FilePath != "" && !scope.Applies(m.Scope, req.Filters.FilePath) {
 			return nil
 		}
 		m.Vector = nil

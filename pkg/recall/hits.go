@@ -5,6 +5,7 @@ import (
 
 	"github.com/recollect-dev/recollect/pkg/lexical"
 	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/scope"
 )
 
 // hit is a candidate with its relevance to the query that found it best:
@@ -28,7 +29,7 @@ func (r *Recaller) search(ctx context.Context, req Request, vec []float32, text 
 	var keep func(memory.Memory) bool
 	if file := req.Filters.FilePath; file != "" {
 		k = max(k, min(k*scopeOversample, maxScopedCandidates))
-		keep = func(m memory.Memory) bool { return scopeMatches(m.Scope, file) }
+		keep = func(m memory.Memory) bool { return scope.Applies(m.Scope, file) }
 	}
 	return r.retrieve(ctx, req.Tenant, vec, text, r.filter(req), k, keep)
 }

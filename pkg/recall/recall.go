@@ -18,6 +18,7 @@ import (
 	"github.com/recollect-dev/recollect/pkg/domains"
 	"github.com/recollect-dev/recollect/pkg/embed"
 	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/scope"
 	"github.com/recollect-dev/recollect/pkg/store"
 	"github.com/recollect-dev/recollect/pkg/usage"
 )
@@ -27,6 +28,9 @@ const (
 	MaxQueryChars = 4096
 	MaxK          = 100
 )
+
+// MaxFilePathChars bounds filters.file_path.
+const MaxFilePathChars = 1024
 
 // Request is the body of POST /v1/recall.
 type Request struct {
@@ -175,7 +179,7 @@ func (req *Request) Normalize() error {
 	if n := len([]rune(req.Filters.FilePath)); n > MaxFilePathChars {
 		return &memory.FieldError{Field: "filters.file_path", Reason: fmt.Sprintf("is longer than %d characters (%d)", MaxFilePathChars, n)}
 	}
-	req.Filters.FilePath = cleanPath(req.Filters.FilePath)
+	req.Filters.FilePath = scope.Clean(req.Filters.FilePath)
 	return nil
 }
 
