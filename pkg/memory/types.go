@@ -128,9 +128,28 @@ type Memory struct {
 	InvalidAt       *time.Time `json:"invalid_at,omitempty"`
 	Archived        bool       `json:"archived,omitempty"`
 	EmbeddingModel  string     `json:"embedding_model,omitempty"`
+	// SupersededBy is the id of the memory that replaced this one (an
+	// update, a reconcile or a merge); it is set together with InvalidAt.
+	// A superseded memory is kept, with its history, and leaves recall by
+	// default.
+	SupersededBy string `json:"superseded_by,omitempty"`
+	// DerivedFrom lists the memories this one was made from (merged,
+	// reconciled or distilled): the history chain, and what a purge of a
+	// subject follows to reach derived memories.
+	DerivedFrom []string `json:"derived_from,omitempty"`
+	// Epoch is the sequence number of the last consolidation epoch that
+	// changed this memory: a redelivered epoch skips what it already did.
+	Epoch int64 `json:"epoch,omitempty"`
 	// Vector is the dense embedding; stores persist it, APIs omit it.
 	Vector []float32 `json:"vector,omitempty"`
 }
+
+// Superseded reports whether a newer memory replaced this one.
+func (m *Memory) Superseded() bool { return m.InvalidAt != nil }
+
+// Explicit reports whether the memory was stated on purpose (learn, MCP,
+// "memory" events, import): such memories are never evicted by a cap.
+func (m *Memory) Explicit() bool { return m.Source == SourceAPI }
 
 // Priority orders types for prompt assembly (004): critical=4 … normal=1.
 func (t Type) Priority() int {

@@ -36,7 +36,7 @@ func filledMemory(t *testing.T, loc *time.Location) memory.Memory {
 			f.Set(reflect.ValueOf([]string{name + "1", "", name + "3"}))
 		case f.Kind() == reflect.Float64:
 			f.SetFloat(float64(i) + 0.125)
-		case f.Kind() == reflect.Int:
+		case f.Kind() == reflect.Int || f.Kind() == reflect.Int64:
 			f.SetInt(int64(-i * 1000))
 		case f.Kind() == reflect.Bool:
 			f.SetBool(true)
@@ -78,7 +78,22 @@ func TestBinaryMemoryCoversEveryField(t *testing.T) {
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("binary round trip\n got %+v\nwant %+v (as JSON gives it back)", got, want)
 			}
+			// A record written before the lifecycle fields ends where they
+			// begin: that prefix decodes, as the memory without them.
+			legacy := tc.m
+			legacy.SupersededBy, legacy.DerivedFrom, legacy.Epoch = "", nil, 0
+			old, err := appendMemoryBinary(nil, &legacy)
+			if err != nil {
+				t.Fatal(err)
+			}
 			for n := range len(p) {
+				if n == len(old) && n < len(p) {
+					got, err := decodeMemoryBinary(p[:n])
+					if err != nil || got.SupersededBy != "" || got.DerivedFrom != nil || got.Epoch != 0 {
+						t.Fatalf("legacy prefix: %+v, %v", got, err)
+					}
+					continue
+				}
 				if _, err := decodeMemoryBinary(p[:n]); err == nil {
 					t.Fatalf("prefix of %d of %d bytes decoded", n, len(p))
 				}
