@@ -72,7 +72,7 @@ func (a *App) registerModules() {
 	m.Register(modules.Module{Name: TargetIngest, Public: true, Deps: []string{modBus}, Init: a.initIngest})
 	m.Register(modules.Module{Name: TargetExtractor, Public: true, Deps: []string{modBus, modLocks, modUsage}, Init: a.initExtractor})
 	m.Register(modules.Module{Name: TargetEmbedder, Public: true, Deps: []string{modBus, modStore, modModel, modLocks, modUsage}, Init: a.initEmbedder})
-	m.Register(modules.Module{Name: TargetConsolidator, Public: true, Deps: []string{modBus, modStore, modLocks}, Init: a.initConsolidator})
+	m.Register(modules.Module{Name: TargetConsolidator, Public: true, Deps: []string{modBus, modStore, modModel, modLocks, modUsage}, Init: a.initConsolidator})
 	m.Register(modules.Module{Name: TargetTopiary, Public: true, Deps: []string{modBus, modStore, modLocks}, Init: a.initTopiary})
 	m.Register(modules.Module{Name: TargetQuery, Public: true, Deps: []string{modBus, modStore, modModel, modUsage}, Init: a.initQuery})
 	m.Register(modules.Module{Name: TargetStore, Public: true, Deps: []string{modBus, modStore}, Init: a.initStoreServer})
@@ -306,8 +306,21 @@ func (a *App) initEmbedder(ctx context.Context) (modules.Service, error) {
 		embedder.WithLLM(client), embedder.WithLocker(a.locks))
 }
 
+// initConsolidator builds the consolidator: triage, gate, merge,
+// reconcile, distillation and audit through the LLM at its level when
+// --llm-url is set (heuristics otherwise), memories it makes embedded as
+// the embedder embeds them.
 func (a *App) initConsolidator(ctx context.Context) (modules.Service, error) {
-	return consolidate.New(a.cfg.Consolidate, a.store, a.mbus, a.locks, a.reg, a.log, a.now)
+	client, err := llm.New(a.cfg.LLM, a.usage, a.log)
+	if err != nil {
+		return nil, err
+	}
+	vz, err := embedder.NewVectorizer(a.model, a.cfg.Embedder)
+	if err != nil {
+		return nil, err
+	}
+	return consolidate.New(a.cfg.Consolidate, a.store, a.mbus, a.locks, a.reg, a.log, a.now,
+		consolidate.WithLLM(client), consolidate.WithVectors(vz, a.model.Model()))
 }
 
 func (a *App) initTopiary(ctx context.Context) (modules.Service, error) {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/recollect-dev/recollect/pkg/bus"
+	"github.com/recollect-dev/recollect/pkg/llm"
 	"github.com/recollect-dev/recollect/pkg/lock"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/store"
@@ -29,16 +31,9 @@ type Config struct {
 
 // RegisterFlags adds the consolidator flags.
 func (c *Config) RegisterFlags(prefix string, fs *pflag.FlagSet) {
-	d := DefaultRules()
 	fs.DurationVar(&c.Interval, prefix+"consolidate-interval", 30*time.Minute, "how often every active tenant gets an epoch (0 = only on request)")
 	fs.DurationVar(&c.LeaseTTL, prefix+"consolidate-lease-ttl", time.Minute, "lease that keeps one epoch per tenant at a time; renewed while the epoch runs")
-	fs.Float64Var(&c.Rules.DecayEpisodic, prefix+"decay-episodic", d.DecayEpisodic, "importance episodic memories lose per epoch")
-	fs.Float64Var(&c.Rules.DecaySemantic, prefix+"decay-semantic", d.DecaySemantic, "importance semantic memories lose per epoch")
-	fs.Float64Var(&c.Rules.DecayProcedural, prefix+"decay-procedural", d.DecayProcedural, "importance procedural memories lose per epoch")
-	fs.Float64Var(&c.Rules.DropThreshold, prefix+"decay-drop-threshold", d.DropThreshold, "buffer memories below this importance are evicted")
-	fs.Float64Var(&c.Rules.BufferThreshold, prefix+"buffer-promote-threshold", d.BufferThreshold, "reinforcement score (access + 2.5 × repetition) promoting buffer to working")
-	fs.IntVar(&c.Rules.KindPromoteAge, prefix+"buffer-kind-promote-epochs", d.KindPromoteAge, "epochs after which procedural and lesson memories leave the buffer")
-	fs.IntVar(&c.Rules.BufferCap, prefix+"buffer-cap", d.BufferCap, "most buffer memories per tenant; the lowest-weight are evicted beyond it")
+	c.Rules.RegisterFlags(prefix, fs)
 }
 
 // Validate checks the configuration.
@@ -48,12 +43,8 @@ func (c *Config) Validate() error {
 		return errors.New("consolidate-interval must not be negative")
 	case c.LeaseTTL < time.Second:
 		return fmt.Errorf("consolidate-lease-ttl must be at least 1s (got %s)", c.LeaseTTL)
-	case c.Rules.DecayEpisodic < 0 || c.Rules.DecaySemantic < 0 || c.Rules.DecayProcedural < 0:
-		return errors.New("decay rates must not be negative")
-	case c.Rules.BufferCap < 0:
-		return errors.New("buffer-cap must not be negative")
 	}
-	return nil
+	return c.Rules.Validate()
 }
 
 // Bus is what the consolidator needs of the bus.
@@ -65,18 +56,64 @@ type Bus interface {
 
 // Consolidator is the consolidator module.
 type Consolidator struct {
-	cfg      Config
-	store    store.Store
-	bus      Bus
-	locks    lock.Locker
-	log      *slog.Logger
-	now      func() time.Time
-	state    jetstream.KeyValue
-	consumer *bus.Consumer
-	stop     chan struct{}
-	wg       sync.WaitGroup
-	epochs   *prometheus.CounterVec
+	cfg         Config
+	store       store.Store
+	bus         Bus
+	locks       lock.Locker
+	log         *slog.Logger
+	now         func() time.Time
+	chat        Chat
+	vectors     Vectors
+	vectorModel string
+	journal     Journal
+	state       jetstream.KeyValue
+	consumer    *bus.Consumer
+	stop        chan struct{}
+	wg          sync.WaitGroup
+
+	epochs           *prometheus.CounterVec
+	ops              *prometheus.CounterVec
+	archived         *prometheus.CounterVec
+	llmFailures      *prometheus.CounterVec
+	retentionDeleted prometheus.Counter
+	journalFailures  prometheus.Counter
 }
+
+// Vectors embeds memories the way the embedder stores them
+// (embedder.Vectorizer): the epoch embeds the memories it makes.
+type Vectors interface {
+	Vectors(ctx context.Context, mems []memory.Memory) ([][]float32, error)
+}
+
+// Journal receives every operation of every epoch, applied or refused,
+// with the memories before and after: the audit log.
+type Journal interface {
+	Record(ctx context.Context, e EpochRecord) error
+}
+
+// EpochRecord is one epoch's operations.
+type EpochRecord struct {
+	Tenant string
+	Epoch  string // the request id
+	Seq    int64
+	At     time.Time
+	Ops    []Op
+}
+
+// Option configures a Consolidator.
+type Option func(*Consolidator)
+
+// WithLLM lets the epoch use the LLM at its level (off, auto, full).
+func WithLLM(chat Chat) Option { return func(c *Consolidator) { c.chat = chat } }
+
+// WithVectors embeds the memories an epoch makes (merged, reconciled,
+// distilled) with model's vectors.
+func WithVectors(v Vectors, model string) Option {
+	return func(c *Consolidator) { c.vectors, c.vectorModel = v, model }
+}
+
+// WithJournal writes every operation to the audit log.
+func WithJournal(j Journal) Option { return func(c *Consolidator) { c.journal = j } }
 
 // Durable is the consolidator's consumer name.
 const Durable = "consolidator"
@@ -85,14 +122,30 @@ const Durable = "consolidator"
 const StateBucket = "recollect_epochs"
 
 // New builds the module.
-func New(cfg Config, st store.Store, b Bus, locks lock.Locker, reg prometheus.Registerer, log *slog.Logger, now func() time.Time) (*Consolidator, error) {
+func New(cfg Config, st store.Store, b Bus, locks lock.Locker, reg prometheus.Registerer, log *slog.Logger, now func() time.Time, opts ...Option) (*Consolidator, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	c := &Consolidator{cfg: cfg, store: st, bus: b, locks: locks, log: log, now: now, stop: make(chan struct{})}
+	for _, o := range opts {
+		o(c)
+	}
+	if c.chat != nil && c.chat.Level() == llm.LevelOff {
+		c.chat = nil
+	}
 	c.epochs = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "recollect_consolidator_epochs_total", Help: "Epochs, by outcome."}, []string{"outcome"})
+	c.ops = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "recollect_consolidator_operations_total",
+		Help: "Epoch operations by phase, operation and whether they were applied or refused."}, []string{"phase", "op", "applied"})
+	c.archived = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "recollect_consolidator_archived_total",
+		Help: "Memories archived by a retention policy (kept, searchable on request, out of recall and prompts)."}, []string{"policy"})
+	c.llmFailures = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "recollect_consolidator_llm_failures_total",
+		Help: "Consolidation LLM calls that failed or answered unusably; their memories wait for the next epoch."}, []string{"component"})
+	c.retentionDeleted = prometheus.NewCounter(prometheus.CounterOpts{Name: "recollect_consolidator_retention_deleted_total",
+		Help: "Archived memories deleted because they outlived --archived-retention."})
+	c.journalFailures = prometheus.NewCounter(prometheus.CounterOpts{Name: "recollect_consolidator_journal_failures_total",
+		Help: "Epochs whose operations could not be written to the audit log (the epoch is retried)."})
 	if reg != nil {
-		reg.MustRegister(c.epochs)
+		reg.MustRegister(c.epochs, c.ops, c.archived, c.llmFailures, c.retentionDeleted, c.journalFailures)
 	}
 	return c, nil
 }
@@ -169,11 +222,21 @@ func Request(ctx context.Context, b interface {
 	return b.Publish(ctx, bus.Msg{Subject: bus.ConsolidateSubject(tenant), ID: "consolidate:" + tenant + ":" + id, Data: data})
 }
 
-// state is a tenant's epoch history.
+// epochState is a tenant's epoch history. Pending is the epoch in
+// progress: a retry of it (the same request redelivered, or the next
+// request after a crash) resumes it with the same sequence number and
+// clock, so the memories it already wrote are left alone.
 type epochState struct {
-	LastID string      `json:"last_id"`
-	Starts []time.Time `json:"starts"`
-	Count  int64       `json:"count"`
+	LastID  string        `json:"last_id"`
+	Starts  []time.Time   `json:"starts"`
+	Count   int64         `json:"count"`
+	Pending *pendingEpoch `json:"pending,omitempty"`
+}
+
+type pendingEpoch struct {
+	ID    string    `json:"id"`
+	Seq   int64     `json:"seq"`
+	Begin time.Time `json:"begin"`
 }
 
 const keepStarts = 16
@@ -212,59 +275,113 @@ func (c *Consolidator) Epoch(ctx context.Context, tenant, id string, progress fu
 		c.epochs.WithLabelValues("duplicate").Inc()
 		return memory.ConsolidatedEvent{Tenant: tenant, Epoch: id}, nil
 	}
-	begin := c.now().UTC()
-	var mems []memory.Memory
-	if err := c.store.Scroll(ctx, tenant, store.Filter{}, func(m memory.Memory) error {
-		mems = append(mems, m)
-		return nil
-	}); err != nil {
-		return memory.ConsolidatedEvent{}, fmt.Errorf("read memories of %s: %w", tenant, err)
+	seq, begin := st.Count+1, c.now().UTC()
+	if st.Pending != nil {
+		seq, begin = st.Pending.Seq, st.Pending.Begin
+		c.log.InfoContext(ctx, "resuming an interrupted epoch", "tenant", tenant, "epoch", id, "interrupted", st.Pending.ID, "seq", seq)
 	}
-	if progress != nil {
-		_ = progress()
+	r := newRun(c, tenant, id, seq, begin, st.Starts)
+	if err := r.load(ctx); err != nil {
+		return memory.ConsolidatedEvent{}, err
+	}
+	step := func() error {
+		if progress != nil {
+			_ = progress()
+		}
+		if err := lease.Renew(ctx, c.cfg.LeaseTTL); err != nil {
+			return fmt.Errorf("renew epoch lease of %s: %w", tenant, err)
+		}
+		return ctx.Err()
+	}
+	if err := step(); err != nil {
+		return memory.ConsolidatedEvent{}, err
 	}
 	// 003: decay only happens in active cycles; a scheduled epoch over a
 	// tenant with no activity since the last one changes nothing.
-	if strings.HasPrefix(id, "schedule:") && len(st.Starts) > 0 && !activeSince(mems, st.Starts[len(st.Starts)-1]) {
+	if strings.HasPrefix(id, "schedule:") && st.Pending == nil && len(st.Starts) > 0 && !r.activeSince(st.Starts[len(st.Starts)-1]) {
 		c.epochs.WithLabelValues("idle").Inc()
-		return memory.ConsolidatedEvent{Tenant: tenant, Epoch: id, Memories: len(mems)}, nil
+		return memory.ConsolidatedEvent{Tenant: tenant, Epoch: id, Memories: r.stats.Memories}, nil
 	}
-	if err := lease.Renew(ctx, c.cfg.LeaseTTL); err != nil {
-		return memory.ConsolidatedEvent{}, fmt.Errorf("renew epoch lease of %s: %w", tenant, err)
-	}
-	plan := c.cfg.Rules.PlanEpoch(mems, st.Starts, begin)
-	if len(plan.Update) > 0 {
-		if err := c.store.UpdatePayload(ctx, tenant, plan.Update); err != nil {
-			return memory.ConsolidatedEvent{}, fmt.Errorf("write epoch of %s: %w", tenant, err)
+	if st.Pending == nil {
+		st.Pending = &pendingEpoch{ID: id, Seq: seq, Begin: begin}
+		if rev, err = c.saveState(ctx, tenant, st, rev); err != nil {
+			return memory.ConsolidatedEvent{}, err
 		}
 	}
-	if len(plan.Delete) > 0 {
-		if err := c.store.Delete(ctx, tenant, plan.Delete...); err != nil {
-			return memory.ConsolidatedEvent{}, fmt.Errorf("evict buffer memories of %s: %w", tenant, err)
+	if err := r.phases(ctx, step); err != nil {
+		return memory.ConsolidatedEvent{}, err
+	}
+	// The journal is written before the store: an operation applied is
+	// always in the audit log (a crash in between logs it again on retry).
+	if c.journal != nil && len(r.ops) > 0 {
+		if err := c.journal.Record(ctx, EpochRecord{Tenant: tenant, Epoch: id, Seq: seq, At: begin, Ops: r.ops}); err != nil {
+			c.journalFailures.Inc()
+			return memory.ConsolidatedEvent{}, fmt.Errorf("write the audit log of the epoch of %s: %w", tenant, err)
 		}
 	}
-	st.LastID = id
-	st.Count++
+	if err := r.commit(ctx); err != nil {
+		return memory.ConsolidatedEvent{}, err
+	}
+	for _, op := range r.ops {
+		c.ops.WithLabelValues(op.Phase, op.Op, strconv.FormatBool(op.Applied)).Inc()
+	}
+	st.LastID, st.Count, st.Pending = id, seq, nil
 	st.Starts = append(st.Starts, begin)
 	if len(st.Starts) > keepStarts {
 		st.Starts = st.Starts[len(st.Starts)-keepStarts:]
 	}
-	if err := c.saveState(ctx, tenant, st, rev); err != nil {
+	if _, err := c.saveState(ctx, tenant, st, rev); err != nil {
 		return memory.ConsolidatedEvent{}, err
 	}
-	ev := memory.ConsolidatedEvent{Tenant: tenant, Epoch: id, Decayed: plan.Decayed, Promoted: plan.Promoted,
-		Dropped: len(plan.Delete), Memories: len(mems) - len(plan.Delete)}
+	s := r.stats
+	ev := memory.ConsolidatedEvent{Tenant: tenant, Epoch: id, Seq: seq, Decayed: s.Decayed, Promoted: s.Promoted, Dropped: s.Deleted,
+		Memories: s.Memories + len(r.created) - s.Deleted, Triaged: s.Triaged, Core: s.Core, Rejected: s.Rejected, Demoted: s.Demoted,
+		Superseded: s.Superseded, Merged: s.Merged, Distilled: s.Distilled, Audited: s.Audited, Refused: s.Refused,
+		Archived: s.Archived, LLMCalls: s.LLMCalls}
 	data, _ := json.Marshal(ev)
 	if err := c.bus.Publish(ctx, bus.Msg{Subject: bus.ConsolidatedSubject(tenant), ID: "consolidated:" + tenant + ":" + id, Data: data}); err != nil {
 		return ev, fmt.Errorf("announce epoch of %s: %w", tenant, err)
 	}
 	c.epochs.WithLabelValues("ok").Inc()
-	c.log.InfoContext(ctx, "epoch done", "tenant", tenant, "epoch", id, "decayed", ev.Decayed, "promoted", ev.Promoted, "dropped", ev.Dropped)
+	c.log.InfoContext(ctx, "epoch done", "tenant", tenant, "epoch", id, "seq", seq, "promoted", s.Promoted, "core", s.Core,
+		"superseded", s.Superseded, "merged", s.Merged, "archived", s.Archived, "deleted", s.Deleted, "llm_calls", s.LLMCalls)
 	return ev, nil
 }
 
-func activeSince(mems []memory.Memory, t time.Time) bool {
-	for _, m := range mems {
+// phases runs the epoch's phases in 003's order, adapted: hygiene and
+// mechanical promotion, supersession by key, merge and reconcile of this
+// epoch's changes, distillation, triage, the gate, the audit, decay, then
+// retention. step renews the lease between phases.
+func (r *run) phases(ctx context.Context, step func() error) error {
+	r.hygiene()
+	r.promoteBuffer()
+	r.supersedeByKey()
+	if r.c.level() != llm.LevelOff {
+		if err := r.findPairs(ctx); err != nil {
+			return err
+		}
+	}
+	for _, phase := range []func(context.Context){r.pairCalls, r.distill, r.triage, r.gate} {
+		if err := step(); err != nil {
+			return err
+		}
+		phase(ctx)
+	}
+	if r.auditDue() {
+		if err := step(); err != nil {
+			return err
+		}
+		r.audit(ctx)
+	}
+	r.decay()
+	r.retention()
+	return step()
+}
+
+// activeSince reports whether anything happened to the tenant's
+// memories since t (the epoch's own writes carry exactly t).
+func (r *run) activeSince(t time.Time) bool {
+	for _, m := range r.mems {
 		if m.CreatedAt.After(t) || m.LastAccessed.After(t) || (m.ModifiedAt.After(t) && !m.ModifiedAt.Equal(t)) {
 			return true
 		}
@@ -287,18 +404,18 @@ func (c *Consolidator) loadState(ctx context.Context, tenant string) (epochState
 	return st, e.Revision(), nil
 }
 
-func (c *Consolidator) saveState(ctx context.Context, tenant string, st epochState, rev uint64) error {
+func (c *Consolidator) saveState(ctx context.Context, tenant string, st epochState, rev uint64) (uint64, error) {
 	data, err := json.Marshal(st)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if rev == 0 {
-		_, err = c.state.Create(ctx, tenant, data)
+		rev, err = c.state.Create(ctx, tenant, data)
 	} else {
-		_, err = c.state.Update(ctx, tenant, data, rev)
+		rev, err = c.state.Update(ctx, tenant, data, rev)
 	}
 	if err != nil {
-		return fmt.Errorf("save epoch state of %s: %w", tenant, err)
+		return 0, fmt.Errorf("save epoch state of %s: %w", tenant, err)
 	}
-	return nil
+	return rev, nil
 }

@@ -49,10 +49,24 @@ type StoredEvent struct {
 type ConsolidatedEvent struct {
 	Tenant   string `json:"tenant"`
 	Epoch    string `json:"epoch"`
+	Seq      int64  `json:"seq,omitempty"`
 	Decayed  int    `json:"decayed"`
 	Promoted int    `json:"promoted"`
-	Dropped  int    `json:"dropped"`
-	Memories int    `json:"memories"`
+	// Dropped counts archived memories deleted by the operator's
+	// archived-retention; nothing else is ever deleted by an epoch.
+	Dropped    int `json:"dropped"`
+	Memories   int `json:"memories"`
+	Triaged    int `json:"triaged,omitempty"`
+	Core       int `json:"core,omitempty"`
+	Rejected   int `json:"rejected,omitempty"`
+	Demoted    int `json:"demoted,omitempty"`
+	Superseded int `json:"superseded,omitempty"`
+	Merged     int `json:"merged,omitempty"`
+	Distilled  int `json:"distilled,omitempty"`
+	Audited    int `json:"audited,omitempty"`
+	Refused    int `json:"refused,omitempty"`
+	Archived   int `json:"archived,omitempty"`
+	LLMCalls   int `json:"llm_calls,omitempty"`
 }
 
 // ConsolidateRequest asks the consolidator to run an epoch for a tenant.

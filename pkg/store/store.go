@@ -39,8 +39,10 @@ type Filter struct {
 	// Keys matches memories whose (normalised) key is one of these.
 	Keys            []string
 	IncludeArchived bool
-	CreatedAfter    time.Time
-	CreatedBefore   time.Time
+	// IncludeSuperseded keeps superseded memories (InvalidAt set).
+	IncludeSuperseded bool
+	CreatedAfter      time.Time
+	CreatedBefore     time.Time
 }
 
 // Query is a dense similarity search within one tenant. K, the most hits

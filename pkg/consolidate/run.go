@@ -1,0 +1,326 @@
+package consolidate
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/recollect-dev/recollect/pkg/lexical"
+	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/store"
+)
+
+// run is one epoch over one tenant. Every phase changes working copies of
+// the tenant's memories through change, supersede, archive or create; the
+// epoch then writes them once (commit). A memory already stamped with the
+// epoch's sequence number was written by an earlier try of the same epoch
+// (a crash, a redelivery) and is left alone: nothing is applied twice.
+type run struct {
+	c      *Consolidator
+	rules  Rules
+	tenant string
+	id     string // the request id
+	seq    int64  // the epoch's sequence number, stamped on what it changes
+	now    time.Time
+	// last is the start of the previous epoch (zero before the first):
+	// memories created or revalidated after it are this epoch's changes.
+	last   time.Time
+	starts []time.Time
+
+	mems    map[string]*memory.Memory
+	ids     []string // every id, sorted: phases iterate in a stable order
+	before  map[string]memory.Memory
+	created []memory.Memory
+	deleted []string
+	ops     []Op
+	stats   Stats
+
+	mergeQueue, reconcileQueue []pair
+}
+
+// Stats counts what an epoch did.
+type Stats struct {
+	Memories   int `json:"memories"`
+	Decayed    int `json:"decayed"`
+	Promoted   int `json:"promoted"`
+	Triaged    int `json:"triaged"`
+	Core       int `json:"core"`
+	Rejected   int `json:"rejected"`
+	Demoted    int `json:"demoted"`
+	Superseded int `json:"superseded"`
+	Merged     int `json:"merged"`
+	Distilled  int `json:"distilled"`
+	Audited    int `json:"audited"`
+	Refused    int `json:"refused"`
+	Archived   int `json:"archived"`
+	Deleted    int `json:"deleted"`
+	LLMCalls   int `json:"llm_calls"`
+}
+
+// Op is one operation of an epoch as the audit log records it.
+type Op struct {
+	Phase     string
+	Op        string
+	MemoryIDs []string
+	Before    []memory.Memory
+	After     []memory.Memory
+	Applied   bool
+	Reason    string
+	Decider   string // "rule", "llm", "operator"
+	Model     string
+}
+
+// Deciders.
+const (
+	DecidedByRule     = "rule"
+	DecidedByLLM      = "llm"
+	DecidedByOperator = "operator"
+)
+
+func newRun(c *Consolidator, tenant, id string, seq int64, now time.Time, starts []time.Time) *run {
+	r := &run{c: c, rules: c.cfg.Rules, tenant: tenant, id: id, seq: seq, now: now, starts: starts,
+		mems: map[string]*memory.Memory{}, before: map[string]memory.Memory{}}
+	if n := len(starts); n > 0 {
+		r.last = starts[n-1]
+	}
+	return r
+}
+
+// load reads every memory of the tenant, archived and superseded ones too.
+// Vectors are kept only for this epoch's changes (the ones whose
+// neighbours are looked up): a tenant of 100,000 memories stays small.
+func (r *run) load(ctx context.Context) error {
+	err := r.c.store.Scroll(ctx, r.tenant, store.Filter{IncludeArchived: true, IncludeSuperseded: true}, func(m memory.Memory) error {
+		if !r.changed(&m) {
+			m.Vector = nil
+		}
+		r.mems[m.ID] = &m
+		r.ids = append(r.ids, m.ID)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("read memories of %s: %w", r.tenant, err)
+	}
+	sort.Strings(r.ids)
+	r.stats.Memories = len(r.ids)
+	return nil
+}
+
+// changed reports whether m is new to consolidation: created or made valid
+// again since the previous epoch, and not yet done by this one.
+func (r *run) changed(m *memory.Memory) bool {
+	if m.Epoch >= r.seq || !active(m) {
+		return false
+	}
+	return r.last.IsZero() || m.CreatedAt.After(r.last) || m.ValidFrom.After(r.last) || m.Epoch == 0
+}
+
+// mutable reports whether this epoch may still change m.
+func (r *run) mutable(m *memory.Memory) bool { return m.Epoch < r.seq }
+
+// each calls fn for every memory in id order.
+func (r *run) each(fn func(m *memory.Memory)) {
+	for _, id := range r.ids {
+		fn(r.mems[id])
+	}
+}
+
+// touch records m's state before its first change in this epoch.
+func (r *run) touch(m *memory.Memory) {
+	if _, ok := r.before[m.ID]; !ok {
+		r.before[m.ID] = cloneMem(m)
+	}
+}
+
+// change applies fn to m and records it (payload only: fn must not change
+// what m is indexed by). logged says whether the change gets its own audit
+// entry (decay is logged once per epoch, not per memory).
+func (r *run) change(m *memory.Memory, phase, op, reason, decider, model string, fn func(m *memory.Memory)) {
+	r.touch(m)
+	b := cloneMem(m)
+	fn(m)
+	m.ModifiedAt = r.now
+	r.record(Op{Phase: phase, Op: op, MemoryIDs: []string{m.ID}, Before: []memory.Memory{b}, After: []memory.Memory{cloneMem(m)},
+		Applied: true, Reason: reason, Decider: decider, Model: model})
+}
+
+// refuse records an operation that a rule refused.
+func (r *run) refuse(phase, op, reason, decider, model string, ids []string) {
+	var before []memory.Memory
+	for _, id := range ids {
+		if m := r.mems[id]; m != nil {
+			before = append(before, cloneMem(m))
+		}
+	}
+	r.stats.Refused++
+	r.record(Op{Phase: phase, Op: op, MemoryIDs: ids, Before: before, Applied: false, Reason: reason, Decider: decider, Model: model})
+}
+
+func (r *run) record(op Op) { r.ops = append(r.ops, op) }
+
+// supersede marks old as replaced by newer: it keeps every field, gets
+// invalid_at and a link, and leaves recall by default.
+func (r *run) supersede(old *memory.Memory, newer, phase, reason, decider, model string) {
+	r.change(old, phase, "supersede", reason, decider, model, func(m *memory.Memory) {
+		at := r.now
+		m.InvalidAt = &at
+		m.SupersededBy = newer
+	})
+	r.stats.Superseded++
+}
+
+// archive moves m out of recall and prompts, keeping it searchable on
+// request.
+func (r *run) archive(m *memory.Memory, phase, reason string) {
+	r.change(m, phase, "archive", reason, DecidedByRule, "", func(m *memory.Memory) { m.Archived = true })
+	r.stats.Archived++
+}
+
+// create adds a memory made by the epoch (merged, reconciled, distilled).
+// Its id is decided by what it was made from, so a retried epoch writes
+// the same record again.
+func (r *run) create(m memory.Memory, phase, reason, decider, model string) *memory.Memory {
+	m.Tenant = r.tenant
+	m.CreatedAt, m.ModifiedAt, m.Epoch = r.now, r.now, r.seq
+	if m.ValidFrom.IsZero() {
+		m.ValidFrom = r.now
+	}
+	m.Vector = nil
+	r.created = append(r.created, m)
+	p := &r.created[len(r.created)-1]
+	cp := cloneMem(p)
+	r.mems[m.ID] = &cp
+	r.record(Op{Phase: phase, Op: "create", MemoryIDs: []string{m.ID}, After: []memory.Memory{cloneMem(p)}, Applied: true,
+		Reason: reason, Decider: decider, Model: model})
+	return &cp
+}
+
+// commit writes the epoch: the created memories first (embedded), then
+// every changed memory stamped with the epoch, then retention deletes.
+// Payload updates go in batches so a large epoch never holds one huge
+// write.
+func (r *run) commit(ctx context.Context) error {
+	if len(r.created) > 0 {
+		// The working copies carry what later phases changed on them.
+		for i := range r.created {
+			r.created[i] = cloneMem(r.mems[r.created[i].ID])
+			r.created[i].Epoch = r.seq
+		}
+		if r.c.vectors != nil {
+			vecs, err := r.c.vectors.Vectors(ctx, r.created)
+			if err != nil {
+				return fmt.Errorf("embed memories made by the epoch of %s: %w", r.tenant, err)
+			}
+			for i := range r.created {
+				r.created[i].Vector = vecs[i]
+				r.created[i].EmbeddingModel = r.c.vectorModel
+			}
+		}
+		if err := r.c.store.Upsert(ctx, r.created); err != nil {
+			return fmt.Errorf("write memories made by the epoch of %s: %w", r.tenant, err)
+		}
+	}
+	made := map[string]bool{}
+	for _, m := range r.created {
+		made[m.ID] = true
+	}
+	var batch []memory.Memory
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		if err := r.c.store.UpdatePayload(ctx, r.tenant, batch); err != nil {
+			return fmt.Errorf("write epoch of %s: %w", r.tenant, err)
+		}
+		batch = batch[:0]
+		return nil
+	}
+	ids := make([]string, 0, len(r.before))
+	for id := range r.before {
+		if !made[id] {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	var retagged []memory.Memory
+	for _, id := range ids {
+		m := cloneMem(r.mems[id])
+		m.Epoch = r.seq
+		m.Vector = nil
+		if !lexical.SameText(m, r.before[id]) {
+			// Tags are indexed text: the memory is written whole, with
+			// its stored vector.
+			retagged = append(retagged, m)
+			continue
+		}
+		batch = append(batch, m)
+		if len(batch) == updateBatch {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	if err := r.rewrite(ctx, retagged); err != nil {
+		return err
+	}
+	if len(r.deleted) > 0 {
+		if err := r.c.store.Delete(ctx, r.tenant, r.deleted...); err != nil {
+			return fmt.Errorf("delete expired archived memories of %s: %w", r.tenant, err)
+		}
+	}
+	return nil
+}
+
+// rewrite upserts memories whose tags changed, each with its stored
+// vector.
+func (r *run) rewrite(ctx context.Context, ms []memory.Memory) error {
+	for start := 0; start < len(ms); start += updateBatch {
+		batch := ms[start:min(start+updateBatch, len(ms))]
+		for i := range batch {
+			stored, err := r.c.store.Get(ctx, r.tenant, batch[i].ID)
+			if err != nil {
+				return fmt.Errorf("read the vector of %s: %w", batch[i].ID, err)
+			}
+			batch[i].Vector, batch[i].EmbeddingModel = stored.Vector, stored.EmbeddingModel
+		}
+		if err := r.c.store.Upsert(ctx, batch); err != nil {
+			return fmt.Errorf("write epoch of %s: %w", r.tenant, err)
+		}
+	}
+	return nil
+}
+
+// updateBatch is how many memories one payload write carries.
+var updateBatch = 2000
+
+// cloneMem copies m deeply enough that changing the copy leaves m alone.
+func cloneMem(m *memory.Memory) memory.Memory {
+	c := *m
+	c.Tags = slices.Clone(m.Tags)
+	c.Scope = slices.Clone(m.Scope)
+	c.SourceIDs = slices.Clone(m.SourceIDs)
+	c.DerivedFrom = slices.Clone(m.DerivedFrom)
+	if m.InvalidAt != nil {
+		t := *m.InvalidAt
+		c.InvalidAt = &t
+	}
+	return c
+}
+
+// snapshot is a memory as the audit log keeps it: every field but the
+// vector.
+func snapshot(ms []memory.Memory) json.RawMessage {
+	out := make([]memory.Memory, len(ms))
+	for i, m := range ms {
+		m.Vector = nil
+		out[i] = m
+	}
+	b, _ := json.Marshal(out)
+	return b
+}
