@@ -191,8 +191,10 @@ func TestMergeRefusesLossyText(t *testing.T) {
 func TestDistill(t *testing.T) {
 	f := newFixture(t, llm.LevelAuto)
 	f.llm.Handle(script{
-		triage:  func(u string) any { return everyHandle(u, "action", "keep") },
-		distill: func(string) any { return map[string]any{"status": "Auth migration done; billing export in progress; next: load tests."} },
+		triage: func(u string) any { return everyHandle(u, "action", "keep") },
+		distill: func(string) any {
+			return map[string]any{"status": "Auth migration done; billing export in progress; next: load tests."}
+		},
 	}.handle)
 	var notes []memory.Memory
 	for i, s := range []string{"Finished the auth migration", "Started the billing export", "Planned the load tests"} {
