@@ -94,10 +94,14 @@ func newRun(c *Consolidator, tenant, id string, seq int64, now time.Time, starts
 // neighbours are looked up): a tenant of 100,000 memories stays small.
 func (r *run) load(ctx context.Context) error {
 	err := r.c.store.Scroll(ctx, r.tenant, store.Filter{IncludeArchived: true, IncludeSuperseded: true}, func(m memory.Memory) error {
-		if !r.changed(&m) {
+		changed := r.changed(&m)
+		if !changed {
 			m.Vector = nil
 		}
 		r.mems[m.ID] = &m
+		if changed && m.Epoch == 0 {
+			r.touch(&m) // stamped, so it is compared once, not every epoch
+		}
 		r.ids = append(r.ids, m.ID)
 		return nil
 	})
