@@ -100,13 +100,14 @@ func isDirective(m *memory.Memory) bool {
 }
 
 // injectable reports whether a memory may go into a prompt at all: not
-// archived (004: archived memories never auto-inject), not superseded, not
-// a transcript chunk (Nebo: searchable, never injected), not blank.
-func injectable(m *memory.Memory, now time.Time) bool {
+// archived (004: archived memories never auto-inject), not superseded (an
+// invalid_at, past or future, means a newer memory replaced it), not a
+// transcript chunk (Nebo: searchable, never injected), not blank.
+func injectable(m *memory.Memory, _ time.Time) bool {
 	switch {
 	case m.Archived:
 		return false
-	case m.InvalidAt != nil && !m.InvalidAt.After(now):
+	case m.Superseded():
 		return false
 	case slices.Contains(m.Tags, recall.TranscriptTag):
 		return false

@@ -27,8 +27,8 @@ const (
 const exportFlushEvery = 256
 
 // export streams the tenant's memories as NDJSON, one memory.Memory per
-// line with every field, archived ones included, in id order; only
-// namespace_prefix narrows it. Vectors are left out unless vectors=true.
+// line with every field, archived and superseded ones included, in id
+// order; only namespace_prefix narrows it. Vectors are left out unless vectors=true.
 // The store is scrolled page by page, never loaded whole.
 func (q *Query) export(w http.ResponseWriter, r *http.Request) {
 	tenant, ok := q.tenant(w, r, r.URL.Query().Get("tenant"))
@@ -44,7 +44,7 @@ func (q *Query) export(w http.ResponseWriter, r *http.Request) {
 	vectors := r.URL.Query().Get("vectors") == "true"
 	var bw *bufio.Writer
 	n := 0
-	err := q.store.Scroll(r.Context(), tenant, store.Filter{IncludeArchived: true}, func(m memory.Memory) error {
+	err := q.store.Scroll(r.Context(), tenant, store.Filter{IncludeArchived: true, IncludeSuperseded: true}, func(m memory.Memory) error {
 		if !strings.HasPrefix(m.Namespace, prefix) {
 			return nil
 		}

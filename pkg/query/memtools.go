@@ -145,8 +145,8 @@ type DeleteResponse struct {
 // batch carry.
 const deleteBatch = 500
 
-// deleteByPrefix deletes every memory of the tenant, archived ones too,
-// whose namespace starts with namespace_prefix.
+// deleteByPrefix deletes every memory of the tenant, archived and
+// superseded ones too, whose namespace starts with namespace_prefix.
 func (q *Query) deleteByPrefix(w http.ResponseWriter, r *http.Request) {
 	tenant, ok := q.tenant(w, r, r.URL.Query().Get("tenant"))
 	if !ok {
@@ -160,7 +160,7 @@ func (q *Query) deleteByPrefix(w http.ResponseWriter, r *http.Request) {
 	}
 	// Collect first: deleting while scrolling would move the scroll's pages.
 	var ids []string
-	err := q.store.Scroll(r.Context(), tenant, store.Filter{IncludeArchived: true}, func(m memory.Memory) error {
+	err := q.store.Scroll(r.Context(), tenant, store.Filter{IncludeArchived: true, IncludeSuperseded: true}, func(m memory.Memory) error {
 		if strings.HasPrefix(m.Namespace, prefix) {
 			ids = append(ids, m.ID)
 		}

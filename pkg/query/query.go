@@ -395,7 +395,7 @@ func (q *Query) stats(w http.ResponseWriter, r *http.Request) {
 	}
 	s := Stats{Tenant: tenant, Domains: map[string]int{}, Types: map[string]int{}, Kinds: map[string]int{}, Layers: map[string]int{},
 		DomainTokens: map[string]int{}}
-	err = q.store.Scroll(r.Context(), tenant, store.Filter{IncludeArchived: true}, func(m memory.Memory) error {
+	err = q.store.Scroll(r.Context(), tenant, store.Filter{IncludeArchived: true, IncludeSuperseded: true}, func(m memory.Memory) error {
 		s.Memories++
 		if m.Archived {
 			s.Archived++

@@ -25,8 +25,10 @@ var ErrDimension = fmt.Errorf("vector width differs from the stored vectors': %w
 // Filter narrows a search, scroll or count. Zero values mean "any". Every
 // list field matches when the memory's value is one of the listed values
 // (Tags: when the memory has at least one of them). Archived memories are
-// left out unless IncludeArchived; CreatedAfter and CreatedBefore are strict
-// bounds, like time.Time's After and Before.
+// left out unless IncludeArchived, superseded ones (InvalidAt set) unless
+// IncludeSuperseded; a memory both archived and superseded needs both.
+// CreatedAfter and CreatedBefore are strict bounds, like time.Time's After
+// and Before. Get ignores filters and returns any memory.
 type Filter struct {
 	Namespaces []string
 	Subjects   []string
@@ -39,7 +41,8 @@ type Filter struct {
 	// Keys matches memories whose (normalised) key is one of these.
 	Keys            []string
 	IncludeArchived bool
-	// IncludeSuperseded keeps superseded memories (InvalidAt set).
+	// IncludeSuperseded keeps memories a newer one replaced: listings,
+	// history, export and maintenance want them, recall does not.
 	IncludeSuperseded bool
 	CreatedAfter      time.Time
 	CreatedBefore     time.Time

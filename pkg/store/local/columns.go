@@ -22,8 +22,10 @@ type columns struct {
 	dict     map[string]uint32
 	str      [numStrCols][]uint32
 	archived []bool
-	sec      []int64 // CreatedAt as Unix seconds and nanoseconds
-	nsec     []int32
+	// superseded is InvalidAt != nil.
+	superseded []bool
+	sec        []int64 // CreatedAt as Unix seconds and nanoseconds
+	nsec       []int32
 }
 
 func newColumns() columns { return columns{dict: make(map[string]uint32)} }
@@ -45,6 +47,7 @@ func (c *columns) set(i int, m *memory.Memory) {
 			c.str[col] = append(c.str[col], 0)
 		}
 		c.archived = append(c.archived, false)
+		c.superseded = append(c.superseded, false)
 		c.sec = append(c.sec, 0)
 		c.nsec = append(c.nsec, 0)
 	}
@@ -52,6 +55,7 @@ func (c *columns) set(i int, m *memory.Memory) {
 		c.str[col][i] = c.intern(v)
 	}
 	c.archived[i] = m.Archived
+	c.superseded[i] = m.Superseded()
 	c.sec[i], c.nsec[i] = m.CreatedAt.Unix(), int32(m.CreatedAt.Nanosecond())
 }
 
@@ -60,7 +64,8 @@ func (c *columns) move(dst, src int) {
 	for col := range c.str {
 		c.str[col][dst] = c.str[col][src]
 	}
-	c.archived[dst], c.sec[dst], c.nsec[dst] = c.archived[src], c.sec[src], c.nsec[src]
+	c.archived[dst], c.superseded[dst] = c.archived[src], c.superseded[src]
+	c.sec[dst], c.nsec[dst] = c.sec[src], c.nsec[src]
 }
 
 // truncate keeps the first n rows.
@@ -68,5 +73,6 @@ func (c *columns) truncate(n int) {
 	for col := range c.str {
 		c.str[col] = c.str[col][:n]
 	}
-	c.archived, c.sec, c.nsec = c.archived[:n], c.sec[:n], c.nsec[:n]
+	c.archived, c.superseded = c.archived[:n], c.superseded[:n]
+	c.sec, c.nsec = c.sec[:n], c.nsec[:n]
 }

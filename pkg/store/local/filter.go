@@ -9,23 +9,24 @@ import (
 // rowFilter is a store.Filter compiled against a partition's columns, so
 // that testing a row touches its memory.Memory only for tags.
 type rowFilter struct {
-	sets            [numStrCols][]uint32 // interned ids allowed; used only for cols in active
-	active          []int
-	includeArchived bool
-	after, before   bool
-	afterSec        int64
-	afterNsec       int32
-	beforeSec       int64
-	beforeNsec      int32
-	tags            []string
-	keys            []string
+	sets              [numStrCols][]uint32 // interned ids allowed; used only for cols in active
+	active            []int
+	includeArchived   bool
+	includeSuperseded bool
+	after, before     bool
+	afterSec          int64
+	afterNsec         int32
+	beforeSec         int64
+	beforeNsec        int32
+	tags              []string
+	keys              []string
 }
 
 // compileFilter returns f for p's rows, and false when no row can match (a
 // list names only values the partition has never held). The caller holds
 // p.mu.
 func (p *partition) compileFilter(f *store.Filter) (rowFilter, bool) {
-	rf := rowFilter{includeArchived: f.IncludeArchived, tags: f.Tags, keys: f.Keys}
+	rf := rowFilter{includeArchived: f.IncludeArchived, includeSuperseded: f.IncludeSuperseded, tags: f.Tags, keys: f.Keys}
 	lists := [numStrCols][]string{
 		colNamespace: f.Namespaces, colSubject: f.Subjects, colSession: f.Sessions, colDomain: f.Domains,
 		colType: asStrings(f.Types), colKind: asStrings(f.Kinds), colLayer: asStrings(f.Layers),
@@ -58,7 +59,7 @@ func (p *partition) compileFilter(f *store.Filter) (rowFilter, bool) {
 // The caller holds p.mu.
 func (p *partition) match(rf *rowFilter, i int) bool {
 	c := &p.cols
-	if c.archived[i] && !rf.includeArchived {
+	if c.archived[i] && !rf.includeArchived || c.superseded[i] && !rf.includeSuperseded {
 		return false
 	}
 	for _, col := range rf.active {

@@ -13,6 +13,9 @@ func matches(m *memory.Memory, f *store.Filter) bool {
 	if m.Archived && !f.IncludeArchived {
 		return false
 	}
+	if m.InvalidAt != nil && !f.IncludeSuperseded {
+		return false
+	}
 	if !oneOf(f.Namespaces, m.Namespace) || !oneOf(f.Subjects, m.Subject) ||
 		!oneOf(f.Domains, m.Domain) || !oneOf(f.Sessions, m.Session) || !oneOf(f.Keys, m.Key) ||
 		!oneOf(f.Types, m.Type) || !oneOf(f.Kinds, m.Kind) || !oneOf(f.Layers, m.Layer) {

@@ -29,6 +29,10 @@ func TestCompiledFilterMatchesReference(t *testing.T) {
 		m.Kind = memory.Kind(pick(string(memory.KindSemantic), string(memory.KindEpisodic)))
 		m.Layer = memory.Layer(pick(string(memory.LayerBuffer), string(memory.LayerCore)))
 		m.Archived = r.IntN(5) == 0
+		if r.IntN(4) == 0 {
+			inv := base.Add(time.Hour)
+			m.InvalidAt, m.SupersededBy = &inv, "a-new"
+		}
 		m.CreatedAt = base.Add(time.Duration(r.IntN(20)) * time.Second).Add(time.Duration(r.IntN(3)))
 		m.Tags = []string{pick("x", "y", "z")}
 		m.Key = pick("", "k1", "k2")
@@ -39,6 +43,12 @@ func TestCompiledFilterMatchesReference(t *testing.T) {
 		if i%2 == 0 { // overwrite in place, with new values
 			m := p.recs[r.IntN(len(p.recs))]
 			m.Namespace, m.Archived = "new-"+strconv.Itoa(i), !m.Archived
+			if m.InvalidAt == nil {
+				inv := base.Add(2 * time.Hour)
+				m.InvalidAt = &inv
+			} else {
+				m.InvalidAt = nil
+			}
 			p.upsert(m, 1, lexical.MemoryVector(m))
 		}
 	}
@@ -53,16 +63,17 @@ func TestCompiledFilterMatchesReference(t *testing.T) {
 	}
 	for q := range 3000 {
 		f := store.Filter{
-			Namespaces:      some("default", "work", "nowhere", "new-0"),
-			Subjects:        some("", "alice", "carol"),
-			Sessions:        some("s1", "s3"),
-			Domains:         some(memory.DomainGeneral, "other"),
-			Types:           asKinds[memory.Type](some(string(memory.TypeFact), string(memory.TypePolicy))),
-			Kinds:           asKinds[memory.Kind](some(string(memory.KindEpisodic))),
-			Layers:          asKinds[memory.Layer](some(string(memory.LayerCore), string(memory.LayerWorking))),
-			Tags:            some("x", "w"),
-			Keys:            some("k1", "k3"),
-			IncludeArchived: r.IntN(2) == 0,
+			Namespaces:        some("default", "work", "nowhere", "new-0"),
+			Subjects:          some("", "alice", "carol"),
+			Sessions:          some("s1", "s3"),
+			Domains:           some(memory.DomainGeneral, "other"),
+			Types:             asKinds[memory.Type](some(string(memory.TypeFact), string(memory.TypePolicy))),
+			Kinds:             asKinds[memory.Kind](some(string(memory.KindEpisodic))),
+			Layers:            asKinds[memory.Layer](some(string(memory.LayerCore), string(memory.LayerWorking))),
+			Tags:              some("x", "w"),
+			Keys:              some("k1", "k3"),
+			IncludeArchived:   r.IntN(2) == 0,
+			IncludeSuperseded: r.IntN(2) == 0,
 		}
 		if r.IntN(3) == 0 {
 			f.CreatedAfter = base.Add(time.Duration(r.IntN(20)) * time.Second).Add(time.Duration(r.IntN(3)))

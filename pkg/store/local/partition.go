@@ -188,6 +188,7 @@ func cloneMemory(m memory.Memory) memory.Memory {
 	m.Tags = slices.Clone(m.Tags)
 	m.Scope = slices.Clone(m.Scope)
 	m.SourceIDs = slices.Clone(m.SourceIDs)
+	m.DerivedFrom = slices.Clone(m.DerivedFrom)
 	m.Vector = slices.Clone(m.Vector)
 	if m.InvalidAt != nil {
 		t := *m.InvalidAt

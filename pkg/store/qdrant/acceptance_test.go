@@ -84,6 +84,9 @@ func testAdopt(t *testing.T, addr string, cfg Config) {
 			m := storetest.FullMemory(uuid.NewSHA1(uuid.NameSpaceURL, []byte(tenant+w)).String(), tenant, base, []float32{0.6, 0, 0.8, 0})
 			m.Content, m.Key, m.EmbeddingModel = "The team talks about "+w, "", "old"
 			m.Archived = i == 0 // archived memories move too
+			if i != 1 {         // and superseded ones
+				m.InvalidAt, m.SupersededBy = nil, ""
+			}
 			mems = append(mems, m)
 		}
 	}
@@ -108,7 +111,7 @@ func testAdopt(t *testing.T, addr string, cfg Config) {
 		t.Fatalf("adopt moved %d (%v), want %d", n, err, len(words)-1)
 	}
 	var got []memory.Memory
-	if err := nu.Scroll(ctx, "acme", store.Filter{IncludeArchived: true}, func(m memory.Memory) error {
+	if err := nu.Scroll(ctx, "acme", store.Filter{IncludeArchived: true, IncludeSuperseded: true}, func(m memory.Memory) error {
 		got = append(got, m)
 		return nil
 	}); err != nil {
@@ -132,10 +135,10 @@ func testAdopt(t *testing.T, addr string, cfg Config) {
 	if err != nil || len(hits) != 1 {
 		t.Fatalf("lexical search of an adopted memory: %d hits, %v", len(hits), err)
 	}
-	if n, err := old.Count(ctx, "acme", store.Filter{IncludeArchived: true}); err != nil || n != 0 {
+	if n, err := old.Count(ctx, "acme", store.Filter{IncludeArchived: true, IncludeSuperseded: true}); err != nil || n != 0 {
 		t.Fatalf("%d acme memories left in the old collection (%v)", n, err)
 	}
-	if n, err := old.Count(ctx, "globex", store.Filter{IncludeArchived: true}); err != nil || n != len(words) {
+	if n, err := old.Count(ctx, "globex", store.Filter{IncludeArchived: true, IncludeSuperseded: true}); err != nil || n != len(words) {
 		t.Fatalf("globex memories in the old collection: %d (%v), want %d untouched", n, err, len(words))
 	}
 	if n, err := nu.Adopt(ctx, "acme"); err != nil || n != 0 {

@@ -8,8 +8,8 @@ import (
 )
 
 // toFilter is the Qdrant filter for tenant's memories matching f: the
-// tenant always, each set list as "any of", archived ones left out unless
-// asked for, and strict creation-time bounds at microsecond precision.
+// tenant always, each set list as "any of", archived and superseded ones
+// left out unless asked for, and strict creation-time bounds at microsecond precision.
 func toFilter(tenant string, f store.Filter) *qdrant.Filter {
 	q := &qdrant.Filter{Must: []*qdrant.Condition{qdrant.NewMatchKeyword(fTenant, tenant)}}
 	q.Must = appendAnyOf(q.Must, fNamespace, f.Namespaces)
@@ -36,10 +36,16 @@ func toFilter(tenant string, f store.Filter) *qdrant.Filter {
 		// field counts as not archived.
 		q.MustNot = append(q.MustNot, qdrant.NewMatchBool(fArchived, true))
 	}
+	if !f.IncludeSuperseded {
+		// Likewise: points written before the field existed count as not
+		// superseded (memories were not superseded then).
+		q.MustNot = append(q.MustNot, qdrant.NewMatchBool(fSuperseded, true))
+	}
 	return q
 }
 
-// tenantFilter matches every memory of tenant, archived ones included.
+// tenantFilter matches every memory of tenant, archived and superseded
+// ones included.
 func tenantFilter(tenant string) *qdrant.Filter {
 	return &qdrant.Filter{Must: []*qdrant.Condition{qdrant.NewMatchKeyword(fTenant, tenant)}}
 }

@@ -10,7 +10,8 @@ import (
 )
 
 // Payload keys. Every memory field but the vector has one; created_at_us
-// repeats created_at as an integer for range filters.
+// repeats created_at as an integer for range filters, superseded says
+// whether invalid_at is set, as a boolean filters can test.
 const (
 	fTenant          = "tenant"
 	fNamespace       = "namespace"
@@ -41,6 +42,10 @@ const (
 	fInvalidAt       = "invalid_at"
 	fArchived        = "archived"
 	fEmbeddingModel  = "embedding_model"
+	fSuperseded      = "superseded"
+	fSupersededBy    = "superseded_by"
+	fDerivedFrom     = "derived_from"
+	fEpoch           = "epoch"
 )
 
 // toPayload is m's payload: strings, numbers, booleans and string lists as
@@ -71,6 +76,10 @@ func toPayload(m memory.Memory) map[string]*qdrant.Value {
 		fCreatedAtUS:     qdrant.NewValueInt(m.CreatedAt.UnixMicro()),
 		fArchived:        qdrant.NewValueBool(m.Archived),
 		fEmbeddingModel:  qdrant.NewValueString(m.EmbeddingModel),
+		fSuperseded:      qdrant.NewValueBool(m.Superseded()),
+		fSupersededBy:    qdrant.NewValueString(m.SupersededBy),
+		fDerivedFrom:     stringList(m.DerivedFrom),
+		fEpoch:           qdrant.NewValueInt(m.Epoch),
 	}
 	putTime(p, fCreatedAt, m.CreatedAt)
 	putTime(p, fModifiedAt, m.ModifiedAt)
@@ -130,6 +139,9 @@ func fromPayload(id string, p map[string]*qdrant.Value, vec []float32) (memory.M
 		ValidFrom:       d.time(fValidFrom),
 		Archived:        d.bool(fArchived),
 		EmbeddingModel:  d.str(fEmbeddingModel),
+		SupersededBy:    d.str(fSupersededBy),
+		DerivedFrom:     d.list(fDerivedFrom),
+		Epoch:           d.int64(fEpoch),
 	}
 	if _, ok := p[fInvalidAt]; ok {
 		t := d.time(fInvalidAt)
@@ -183,18 +195,20 @@ func (d *decoder) num(key string) float64 {
 	return 0
 }
 
-func (d *decoder) int(key string) int {
+func (d *decoder) int(key string) int { return int(d.int64(key)) }
+
+func (d *decoder) int64(key string) int64 {
 	v, ok := d.p[key]
 	if !ok || isNull(v) {
 		return 0
 	}
 	switch k := v.GetKind().(type) {
 	case *qdrant.Value_IntegerValue:
-		return int(k.IntegerValue)
+		return k.IntegerValue
 	case *qdrant.Value_DoubleValue:
 		// JSON writers (the REST API) may have stored a whole double.
-		if k.DoubleValue == float64(int(k.DoubleValue)) {
-			return int(k.DoubleValue)
+		if k.DoubleValue == float64(int64(k.DoubleValue)) {
+			return int64(k.DoubleValue)
 		}
 	}
 	d.fail(key, "an integer", v)

@@ -30,6 +30,7 @@ func TestPayloadRoundTrip(t *testing.T) {
 	minimal.Tags, minimal.Scope, minimal.SourceIDs = nil, nil, nil
 	minimal.LastAccessed, minimal.ValidFrom, minimal.InvalidAt = time.Time{}, time.Time{}, nil
 	minimal.Archived, minimal.EmbeddingModel, minimal.Vector = false, "", nil
+	minimal.SupersededBy, minimal.DerivedFrom, minimal.Epoch = "", nil, 0
 	local := fullMemory()
 	local.CreatedAt = local.CreatedAt.In(time.FixedZone("X", 5*3600))
 	for name, m := range map[string]memory.Memory{"full": fullMemory(), "minimal": minimal, "non-utc times": local} {
@@ -94,6 +95,7 @@ func TestPayloadTypes(t *testing.T) {
 		"evidence": "string", "source_ids": "list", "source": "string", "created_at": "string",
 		"created_at_us": "int", "modified_at": "string", "last_accessed": "string", "valid_from": "string",
 		"invalid_at": "string", "archived": "bool", "embedding_model": "string",
+		"superseded": "bool", "superseded_by": "string", "derived_from": "list", "epoch": "int",
 	}
 	if !reflect.DeepEqual(kinds, want) {
 		t.Errorf("payload kinds\n got %v\nwant %v", kinds, want)
@@ -106,6 +108,26 @@ func TestPayloadTypes(t *testing.T) {
 	}
 	if got := p["tags"].GetListValue().GetValues(); len(got) != 2 || got[1].GetStringValue() != "editor" {
 		t.Errorf("tags = %v", got)
+	}
+	if got := p["epoch"].GetIntegerValue(); got != m.Epoch {
+		t.Errorf("epoch = %d, want %d exactly", got, m.Epoch)
+	}
+}
+
+// superseded is what filters test, so it follows invalid_at, whatever
+// superseded_by says.
+func TestPayloadSuperseded(t *testing.T) {
+	m := fullMemory()
+	if !toPayload(m)["superseded"].GetBoolValue() {
+		t.Error("a memory with invalid_at is not marked superseded")
+	}
+	m.SupersededBy = ""
+	if !toPayload(m)["superseded"].GetBoolValue() {
+		t.Error("a memory with invalid_at and no successor is not marked superseded")
+	}
+	m.InvalidAt, m.SupersededBy = nil, "stale-successor"
+	if toPayload(m)["superseded"].GetBoolValue() {
+		t.Error("a memory without invalid_at is marked superseded")
 	}
 }
 
@@ -121,6 +143,9 @@ func TestPayloadDecodeErrors(t *testing.T) {
 		{"tags", qdrant.NewValueString("x")},
 		{"tags", qdrant.NewValueFromList(qdrant.NewValueInt(1))},
 		{"created_at", qdrant.NewValueString("yesterday")},
+		{"superseded_by", qdrant.NewValueBool(true)},
+		{"derived_from", qdrant.NewValueString("m1")},
+		{"epoch", qdrant.NewValueDouble(2.5)},
 	} {
 		p := toPayload(fullMemory())
 		p[tc.field] = tc.value
@@ -131,14 +156,23 @@ func TestPayloadDecodeErrors(t *testing.T) {
 	// Written by a JSON client: whole doubles for counters, nulls, missing fields.
 	p := toPayload(fullMemory())
 	p["access_count"] = qdrant.NewValueDouble(3)
+	p["epoch"] = qdrant.NewValueDouble(12)
 	p["subject"] = qdrant.NewValueNull()
 	delete(p, "evidence")
 	m, err := fromPayload("id", p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.AccessCount != 3 || m.Subject != "" || m.Evidence != "" {
+	if m.AccessCount != 3 || m.Epoch != 12 || m.Subject != "" || m.Evidence != "" {
 		t.Errorf("lenient decode: %+v", m)
+	}
+	// Written before the lifecycle fields existed.
+	p = toPayload(fullMemory())
+	for _, f := range []string{"superseded", "superseded_by", "derived_from", "epoch"} {
+		delete(p, f)
+	}
+	if m, err := fromPayload("id", p, nil); err != nil || m.SupersededBy != "" || m.DerivedFrom != nil || m.Epoch != 0 {
+		t.Errorf("decode without lifecycle fields: %+v, %v", m, err)
 	}
 }
 

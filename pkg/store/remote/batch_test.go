@@ -26,7 +26,7 @@ func TestLargeUpsertIsSplit(t *testing.T) {
 	if n := st.count(opUpsert); n < 5 {
 		t.Fatalf("server saw %d upsert requests, want the batch split into at least 5", n)
 	}
-	got := st.sorted("t1", store.Filter{IncludeArchived: true})
+	got := st.sorted("t1", everything)
 	if len(got) != len(mems) {
 		t.Fatalf("stored %d memories, want %d", len(got), len(mems))
 	}
@@ -51,7 +51,7 @@ func TestLargeUpsertIsSplit(t *testing.T) {
 		if n := st.count(opDelete) - before; n < 2 {
 			t.Fatalf("delete took %d requests, want the ids split", n)
 		}
-		if n, _ := c.Count(ctx, "t1", store.Filter{IncludeArchived: true}); n != 1500 {
+		if n, _ := c.Count(ctx, "t1", everything); n != 1500 {
 			t.Fatalf("count after delete = %d, want 1500", n)
 		}
 	})
@@ -63,9 +63,9 @@ func TestScrollPages(t *testing.T) {
 	if err := c.Upsert(ctx, fullMemories("t1", 1150, 4)); err != nil {
 		t.Fatalf("upsert: %v", err)
 	}
-	want := st.sorted("t1", store.Filter{IncludeArchived: true})
+	want := st.sorted("t1", everything)
 	var seen []memory.Memory
-	if err := c.Scroll(ctx, "t1", store.Filter{IncludeArchived: true}, func(m memory.Memory) error {
+	if err := c.Scroll(ctx, "t1", everything, func(m memory.Memory) error {
 		seen = append(seen, m)
 		return nil
 	}); err != nil {
@@ -153,7 +153,7 @@ func TestChunkedReplies(t *testing.T) {
 		}
 	})
 	t.Run("search", func(t *testing.T) {
-		q := store.Query{Tenant: "t1", Vector: testVector(5, 384), K: 200, Filter: store.Filter{IncludeArchived: true}}
+		q := store.Query{Tenant: "t1", Vector: testVector(5, 384), K: 200, Filter: everything}
 		got, err := c.Search(ctx, q)
 		if err != nil {
 			t.Fatalf("search: %v", err)
@@ -165,7 +165,7 @@ func TestChunkedReplies(t *testing.T) {
 	})
 	t.Run("scroll", func(t *testing.T) {
 		var n int
-		err := c.Scroll(ctx, "t1", store.Filter{IncludeArchived: true}, func(m memory.Memory) error {
+		err := c.Scroll(ctx, "t1", everything, func(m memory.Memory) error {
 			n++
 			return nil
 		})
@@ -183,7 +183,7 @@ func TestScrollStopsEarly(t *testing.T) {
 	}
 	stop := errors.New("enough")
 	var seen int
-	err := c.Scroll(ctx, "t1", store.Filter{IncludeArchived: true}, func(m memory.Memory) error {
+	err := c.Scroll(ctx, "t1", everything, func(m memory.Memory) error {
 		seen++
 		if seen == 150 {
 			return stop
@@ -208,7 +208,7 @@ func TestScrollSeesConcurrentDeletes(t *testing.T) {
 		t.Fatal(err)
 	}
 	var seen []string
-	err := c.Scroll(ctx, "t1", store.Filter{IncludeArchived: true}, func(m memory.Memory) error {
+	err := c.Scroll(ctx, "t1", everything, func(m memory.Memory) error {
 		seen = append(seen, m.ID)
 		if len(seen) == 15 {
 			// Delete the one just seen and one later: the later one must not appear.

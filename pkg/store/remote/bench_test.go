@@ -15,7 +15,7 @@ func BenchmarkSearch(b *testing.B) {
 	if err := sl.client.Upsert(ctx, fullMemories("t1", 2000, 384)); err != nil {
 		b.Fatal(err)
 	}
-	q := store.Query{Tenant: "t1", Vector: testVector(42, 384), K: 10, Filter: store.Filter{IncludeArchived: true}}
+	q := store.Query{Tenant: "t1", Vector: testVector(42, 384), K: 10, Filter: everything}
 	for _, bc := range []struct {
 		name string
 		s    store.Store

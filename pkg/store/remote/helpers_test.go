@@ -82,8 +82,7 @@ func testVector(seed, dim int) []float32 {
 // fullMemory sets every field of a memory, so a lost field shows up.
 func fullMemory(tenant string, i, dim int) memory.Memory {
 	created := time.Date(2025, 3, 4, 5, 6, 7, 123456789, time.UTC).Add(time.Duration(i) * time.Second)
-	invalid := created.Add(48 * time.Hour)
-	return memory.Memory{
+	m := memory.Memory{
 		ID:              fmt.Sprintf("m-%05d", i),
 		Tenant:          tenant,
 		Namespace:       "proj/a",
@@ -110,12 +109,21 @@ func fullMemory(tenant string, i, dim int) memory.Memory {
 		ModifiedAt:      created.Add(time.Minute),
 		LastAccessed:    created.Add(time.Hour),
 		ValidFrom:       created,
-		InvalidAt:       &invalid,
 		Archived:        i%10 == 9,
 		EmbeddingModel:  "all-MiniLM-L6-v2",
+		DerivedFrom:     []string{fmt.Sprintf("m-%05d", i+100000), "src-b"},
+		Epoch:           int64(i) + 1<<40,
 		Vector:          testVector(i, dim),
 	}
+	if i%4 == 3 {
+		invalid := created.Add(48 * time.Hour)
+		m.InvalidAt, m.SupersededBy = &invalid, fmt.Sprintf("m-%05d", i+1)
+	}
+	return m
 }
+
+// everything is the filter that leaves out no memory.
+var everything = store.Filter{IncludeArchived: true, IncludeSuperseded: true}
 
 func fullMemories(tenant string, n, dim int) []memory.Memory {
 	out := make([]memory.Memory, n)

@@ -130,7 +130,7 @@ func (s *memStore) UpdatePayload(ctx context.Context, tenant string, mems []memo
 func matchesFilter(m memory.Memory, f store.Filter) bool {
 	in := func(list []string, v string) bool { return len(list) == 0 || slices.Contains(list, v) }
 	switch {
-	case m.Archived && !f.IncludeArchived,
+	case m.Archived && !f.IncludeArchived, m.InvalidAt != nil && !f.IncludeSuperseded,
 		!in(f.Namespaces, m.Namespace), !in(f.Subjects, m.Subject), !in(f.Domains, m.Domain),
 		!in(f.Sessions, m.Session), !in(f.Keys, m.Key),
 		len(f.Types) > 0 && !slices.Contains(f.Types, m.Type),
@@ -192,7 +192,7 @@ func (s *memStore) SearchText(ctx context.Context, q store.TextQuery) ([]store.H
 		return nil, fmt.Errorf("search text k %d: %w", q.K, memory.ErrInvalid)
 	}
 	qv := lexical.QueryVector(q.Text)
-	all := s.sorted(q.Tenant, store.Filter{IncludeArchived: true})
+	all := s.sorted(q.Tenant, everything)
 	vecs := make([]lexical.SparseVector, len(all))
 	df := map[uint32]int{}
 	n := 0

@@ -21,10 +21,12 @@ func TestClientMatchesStore(t *testing.T) {
 		t.Fatalf("upsert: %v", err)
 	}
 	filters := map[string]store.Filter{
-		"none":     {},
-		"archived": {IncludeArchived: true},
-		"narrow":   {Namespaces: []string{"proj/a"}, Types: []memory.Type{memory.TypeWorkflow}, Tags: []string{"go"}, CreatedAfter: mems[5].CreatedAt},
-		"nothing":  {Subjects: []string{"bob"}},
+		"none":       {},
+		"archived":   {IncludeArchived: true},
+		"superseded": {IncludeSuperseded: true},
+		"everything": everything,
+		"narrow":     {Namespaces: []string{"proj/a"}, Types: []memory.Type{memory.TypeWorkflow}, Tags: []string{"go"}, CreatedAfter: mems[5].CreatedAt},
+		"nothing":    {Subjects: []string{"bob"}},
 	}
 
 	t.Run("get", func(t *testing.T) {
@@ -111,7 +113,7 @@ func TestClientMatchesStore(t *testing.T) {
 		if _, err := c.Get(ctx, "t2", mems[40].ID); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("get after delete: err = %v, want ErrNotFound", err)
 		}
-		if n, _ := c.Count(ctx, "t2", store.Filter{IncludeArchived: true}); n != 1 {
+		if n, _ := c.Count(ctx, "t2", everything); n != 1 {
 			t.Fatalf("count after delete = %d, want 1", n)
 		}
 	})
@@ -182,7 +184,7 @@ func TestConcurrentClients(t *testing.T) {
 					return
 				}
 			}
-			if n, err := c.Count(ctx, tenant, store.Filter{IncludeArchived: true}); err != nil || n != 30 {
+			if n, err := c.Count(ctx, tenant, everything); err != nil || n != 30 {
 				errs <- errors.Join(err, errors.New("count mismatch"))
 			}
 		}()

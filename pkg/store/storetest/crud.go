@@ -13,16 +13,25 @@ func testRoundTrip(t *testing.T, e *env) {
 	want := e.full(t, ten, 1)
 	in := want
 	in.Tags = append([]string(nil), want.Tags...)
+	in.DerivedFrom = append([]string(nil), want.DerivedFrom...)
 	upsert(t, e.s, in)
-	in.Tags[0] = "changed-by-caller" // the store must have kept its own copy
+	// The store must have kept its own copy.
+	in.Tags[0], in.DerivedFrom[0] = "changed-by-caller", "changed-by-caller"
 
 	got := get(t, e.s, ten, want.ID)
 	checkMemory(t, "get", got, want)
-	got.Tags[0] = "changed-by-reader"
+	got.Tags[0], got.DerivedFrom[0] = "changed-by-reader", "changed-by-reader"
 	checkMemory(t, "get after the caller changed a result", get(t, e.s, ten, want.ID), want)
 
+	// want is archived and superseded: only a filter including both finds it.
+	everything := store.Filter{IncludeArchived: true, IncludeSuperseded: true}
+	for _, f := range []store.Filter{{}, {IncludeArchived: true}, {IncludeSuperseded: true}} {
+		if n := count(t, e.s, ten, f); n != 0 {
+			t.Errorf("count %+v of an archived, superseded memory = %d, want 0", f, n)
+		}
+	}
 	var scrolled []memory.Memory
-	if err := e.s.Scroll(t.Context(), ten, store.Filter{IncludeArchived: true}, func(m memory.Memory) error {
+	if err := e.s.Scroll(t.Context(), ten, everything, func(m memory.Memory) error {
 		scrolled = append(scrolled, m)
 		return nil
 	}); err != nil {
@@ -33,7 +42,7 @@ func testRoundTrip(t *testing.T, e *env) {
 	}
 	checkMemory(t, "scroll", scrolled[0], want)
 
-	hits := search(t, e.s, store.Query{Tenant: ten, Vector: want.Vector, K: 5, Filter: store.Filter{IncludeArchived: true}})
+	hits := search(t, e.s, store.Query{Tenant: ten, Vector: want.Vector, K: 5, Filter: everything})
 	if len(hits) != 1 {
 		t.Fatalf("search returned %d hits, want 1", len(hits))
 	}

@@ -9,8 +9,9 @@ import (
 	"github.com/recollect-dev/recollect/pkg/store"
 )
 
-// filterCorpus is six memories that differ in every filtered field; the
-// fifth is archived. The i-th is created i hours after baseTime.
+// filterCorpus is eight memories that differ in every filtered field; the
+// fifth is archived, the seventh superseded, the eighth both. The i-th is
+// created i hours after baseTime.
 func (e *env) filterCorpus(t *testing.T, ten string) []memory.Memory {
 	rows := []struct {
 		ns, subject, domain, session string
@@ -18,14 +19,16 @@ func (e *env) filterCorpus(t *testing.T, ten string) []memory.Memory {
 		kind                         memory.Kind
 		layer                        memory.Layer
 		tags                         []string
-		archived                     bool
+		archived, superseded         bool
 	}{
-		{"proj/a", "u1", memory.DomainGeneral, "s1", memory.TypeFact, memory.KindSemantic, memory.LayerBuffer, []string{"x"}, false},
-		{"proj/b", "u2", memory.DomainToolUsage, "s2", memory.TypePitfall, memory.KindSemantic, memory.LayerWorking, []string{"y"}, false},
-		{"proj/a", memory.LoreSubject, memory.DomainUserPreferences, "s1", memory.TypePreference, memory.KindSemantic, memory.LayerCore, []string{"x", "z"}, false},
-		{"default", "u1", memory.DomainGeneral, "s3", memory.TypeEpisode, memory.KindEpisodic, memory.LayerWorking, nil, false},
-		{"proj/b", "u2", memory.DomainToolUsage, "s2", memory.TypeProcedure, memory.KindProcedural, memory.LayerCore, []string{"z"}, true},
-		{"default", "u1", memory.DomainGeneral, "s1", memory.TypeFact, memory.KindSemantic, memory.LayerBuffer, []string{"w"}, false},
+		{"proj/a", "u1", memory.DomainGeneral, "s1", memory.TypeFact, memory.KindSemantic, memory.LayerBuffer, []string{"x"}, false, false},
+		{"proj/b", "u2", memory.DomainToolUsage, "s2", memory.TypePitfall, memory.KindSemantic, memory.LayerWorking, []string{"y"}, false, false},
+		{"proj/a", memory.LoreSubject, memory.DomainUserPreferences, "s1", memory.TypePreference, memory.KindSemantic, memory.LayerCore, []string{"x", "z"}, false, false},
+		{"default", "u1", memory.DomainGeneral, "s3", memory.TypeEpisode, memory.KindEpisodic, memory.LayerWorking, nil, false, false},
+		{"proj/b", "u2", memory.DomainToolUsage, "s2", memory.TypeProcedure, memory.KindProcedural, memory.LayerCore, []string{"z"}, true, false},
+		{"default", "u1", memory.DomainGeneral, "s1", memory.TypeFact, memory.KindSemantic, memory.LayerBuffer, []string{"w"}, false, false},
+		{"proj/a", "u1", memory.DomainGeneral, "s1", memory.TypeFact, memory.KindSemantic, memory.LayerWorking, []string{"x"}, false, true},
+		{"proj/b", "u2", memory.DomainToolUsage, "s2", memory.TypePitfall, memory.KindSemantic, memory.LayerCore, []string{"z"}, true, true},
 	}
 	mems := make([]memory.Memory, len(rows))
 	for i, r := range rows {
@@ -34,6 +37,10 @@ func (e *env) filterCorpus(t *testing.T, ten string) []memory.Memory {
 		m.Type, m.Kind, m.Layer, m.Tags, m.Archived = r.typ, r.kind, r.layer, r.tags, r.archived
 		m.CreatedAt = baseTime.Add(time.Duration(i) * time.Hour)
 		m.Key = fmt.Sprintf("deploy/step-%d", i%3)
+		if r.superseded {
+			inv := m.CreatedAt.Add(time.Minute)
+			m.InvalidAt, m.SupersededBy = &inv, id(t, i-6)
+		}
 		mems[i] = m
 	}
 	return mems
@@ -49,8 +56,15 @@ func testFilters(t *testing.T, e *env) {
 		f    store.Filter
 		want []int
 	}{
-		{"zero leaves out archived", store.Filter{}, []int{0, 1, 2, 3, 5}},
+		{"zero leaves out archived and superseded", store.Filter{}, []int{0, 1, 2, 3, 5}},
 		{"include archived", store.Filter{IncludeArchived: true}, []int{0, 1, 2, 3, 4, 5}},
+		{"include superseded", store.Filter{IncludeSuperseded: true}, []int{0, 1, 2, 3, 5, 6}},
+		{"include archived and superseded", store.Filter{IncludeArchived: true, IncludeSuperseded: true}, []int{0, 1, 2, 3, 4, 5, 6, 7}},
+		{"namespace superseded", store.Filter{Namespaces: []string{"proj/a"}, IncludeSuperseded: true}, []int{0, 2, 6}},
+		{"domain superseded", store.Filter{Domains: []string{memory.DomainToolUsage}, IncludeSuperseded: true}, []int{1}},
+		{"domain archived and superseded", store.Filter{Domains: []string{memory.DomainToolUsage}, IncludeArchived: true, IncludeSuperseded: true}, []int{1, 4, 7}},
+		{"key superseded", store.Filter{Keys: []string{"deploy/step-0"}, IncludeSuperseded: true}, []int{0, 3, 6}},
+		{"created after superseded", store.Filter{CreatedAfter: at(5), IncludeSuperseded: true}, []int{6}},
 		{"namespace", store.Filter{Namespaces: []string{"proj/a"}}, []int{0, 2}},
 		{"namespaces", store.Filter{Namespaces: []string{"proj/a", "default"}}, []int{0, 2, 3, 5}},
 		{"namespace none", store.Filter{Namespaces: []string{"nope"}}, nil},

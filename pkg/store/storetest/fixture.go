@@ -58,8 +58,8 @@ func (e *env) full(t *testing.T, tenant string, n int) memory.Memory {
 }
 
 // FullMemory is a memory with every field set, with awkward values where
-// they exist (non-ASCII content, archived, invalidated), for round-trip
-// tests of any engine.
+// they exist (non-ASCII content, archived, superseded, an epoch beyond
+// float64's exact integers), for round-trip tests of any engine.
 func FullMemory(id, tenant string, base time.Time, vec []float32) memory.Memory {
 	invalid := base.Add(72 * time.Hour)
 	return memory.Memory{
@@ -92,6 +92,9 @@ func FullMemory(id, tenant string, base time.Time, vec []float32) memory.Memory 
 		InvalidAt:       &invalid,
 		Archived:        true,
 		EmbeddingModel:  "all-MiniLM-L6-v2",
+		SupersededBy:    memory.DeterministicID("storetest", "successor", id),
+		DerivedFrom:     []string{memory.DeterministicID("storetest", "origin-1", id), "origin-2"},
+		Epoch:           1<<53 + 1,
 		Vector:          vec,
 	}
 }

@@ -37,6 +37,36 @@ func testUpdatePayload(t *testing.T, e *env) {
 		t.Fatalf("search by the kept vector: %v, want %s scoring 1", hitScores(hits), orig.ID)
 	}
 
+	// Superseding is bookkeeping too: the memory leaves what a default
+	// filter reads, keeps its vector, and comes back when it is undone.
+	sup := get(t, e.s, ten, other.ID)
+	inv := sup.CreatedAt.Add(2 * time.Hour)
+	sup.InvalidAt, sup.SupersededBy, sup.DerivedFrom, sup.Epoch = &inv, orig.ID, []string{orig.ID}, 3
+	if err := e.s.UpdatePayload(t.Context(), ten, []memory.Memory{sup}); err != nil {
+		t.Fatalf("update payload superseding a memory: %v", err)
+	}
+	checkMemory(t, "get after superseding", get(t, e.s, ten, other.ID), sup)
+	if n := count(t, e.s, ten, store.Filter{}); n != 1 {
+		t.Fatalf("count after superseding one of two = %d, want 1", n)
+	}
+	if n := count(t, e.s, ten, store.Filter{IncludeSuperseded: true}); n != 2 {
+		t.Fatalf("count including superseded = %d, want 2", n)
+	}
+	if ids := hitIDs(search(t, e.s, store.Query{Tenant: ten, Vector: e.vec(0, 1, 0, 0), K: 2})); !sameIDs(ids, []string{orig.ID}) {
+		t.Fatalf("search after superseding = %v, want only %s", ids, orig.ID)
+	}
+	hits = search(t, e.s, store.Query{Tenant: ten, Vector: e.vec(0, 1, 0, 0), K: 1, Filter: store.Filter{IncludeSuperseded: true}})
+	if len(hits) != 1 || hits[0].Memory.ID != other.ID || hits[0].Score < 1-scoreTolerance {
+		t.Fatalf("search including superseded: %v, want %s by its kept vector", hitScores(hits), other.ID)
+	}
+	sup.InvalidAt, sup.SupersededBy = nil, ""
+	if err := e.s.UpdatePayload(t.Context(), ten, []memory.Memory{sup}); err != nil {
+		t.Fatalf("update payload restoring a memory: %v", err)
+	}
+	if n := count(t, e.s, ten, store.Filter{}); n != 2 {
+		t.Fatalf("count after restoring = %d, want 2", n)
+	}
+
 	// A text change is refused whole: the other memory's change is not written.
 	changed := get(t, e.s, ten, orig.ID)
 	changed.Content = "a different text"
