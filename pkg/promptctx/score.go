@@ -2,7 +2,6 @@ package promptctx
 
 import (
 	"math"
-	"slices"
 	"strings"
 	"time"
 
@@ -99,20 +98,11 @@ func isDirective(m *memory.Memory) bool {
 	return m.Key == DirectiveKey || m.Key != "" && memory.NormalizeKey(m.Key) == DirectiveKey
 }
 
-// injectable reports whether a memory may go into a prompt at all: not
-// archived (004: archived memories never auto-inject), not superseded (an
-// invalid_at, past or future, means a newer memory replaced it), not a
-// transcript chunk (Nebo: searchable, never injected), not blank.
+// injectable reports whether a memory may go into a prompt at all: the
+// one rule recall's block follows too (recall.Injectable). The time is
+// unused since any invalid_at means superseded.
 func injectable(m *memory.Memory, _ time.Time) bool {
-	switch {
-	case m.Archived:
-		return false
-	case m.Superseded():
-		return false
-	case slices.Contains(m.Tags, recall.TranscriptTag):
-		return false
-	}
-	return strings.TrimSpace(m.Content) != ""
+	return recall.Injectable(m)
 }
 
 // flatten puts a memory on one line: a prompt line is one memory.

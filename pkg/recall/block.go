@@ -3,6 +3,8 @@ package recall
 import (
 	"slices"
 	"strings"
+
+	"github.com/recollect-dev/recollect/pkg/memory"
 )
 
 // Block renders the domain-grouped prompt block of 000: a heading per domain
@@ -13,9 +15,7 @@ func (r *Recaller) Block(results []Result) string {
 	}
 	byDomain := map[string][]string{}
 	for _, res := range results {
-		// Transcript chunks are searchable but never injected (Nebo), and
-		// archived memories are never auto-injected.
-		if res.Memory.Archived || slices.Contains(res.Memory.Tags, TranscriptTag) {
+		if !Injectable(&res.Memory) {
 			continue
 		}
 		byDomain[res.Memory.Domain] = append(byDomain[res.Memory.Domain], res.Memory.Content)
@@ -44,4 +44,18 @@ func (r *Recaller) Block(results []Result) string {
 		write(res.Memory.Domain, r.domains.Get(res.Memory.Domain).Heading)
 	}
 	return b.String()
+}
+
+// Injectable reports whether a memory may go into a prompt block at all,
+// whatever a request listed: not archived (004: archived memories never
+// auto-inject), not superseded (an invalid_at, past or future, means a
+// newer memory replaced it), not a transcript chunk (Nebo: searchable,
+// never injected), not blank. The recall block, /v1/context and resume
+// all ask it.
+func Injectable(m *memory.Memory) bool {
+	switch {
+	case m.Archived, m.Superseded(), slices.Contains(m.Tags, TranscriptTag):
+		return false
+	}
+	return strings.TrimSpace(m.Content) != ""
 }

@@ -31,6 +31,8 @@ type mem struct {
 	id, content, key string
 	scope            []string
 	age              time.Duration // before testNow; default one hour
+	archived         bool
+	supersededBy     string // sets invalid_at too
 }
 
 func storeOf(t *testing.T, mems []mem) *local.Store {
@@ -50,7 +52,12 @@ func storeOf(t *testing.T, mems []mem) *local.Store {
 		}
 		batch = append(batch, memory.Memory{ID: m.id, Key: m.key, Tenant: "acme", Namespace: memory.DefaultNamespace, Content: m.content,
 			Domain: "general", Type: memory.TypeFact, Kind: memory.KindSemantic, Layer: memory.LayerWorking, Importance: 0.5,
-			Scope: m.scope, CreatedAt: testNow.Add(-age), ModifiedAt: testNow.Add(-age), Vector: vecs[0]})
+			Scope: m.scope, CreatedAt: testNow.Add(-age), ModifiedAt: testNow.Add(-age), Vector: vecs[0],
+			Archived: m.archived, SupersededBy: m.supersededBy})
+		if m.supersededBy != "" {
+			inv := testNow.Add(-time.Minute)
+			batch[len(batch)-1].InvalidAt = &inv
+		}
 	}
 	if err := st.Upsert(ctx, batch); err != nil {
 		t.Fatal(err)

@@ -59,16 +59,20 @@ type Request struct {
 
 // Filters narrow recall.
 type Filters struct {
-	Domains         []string       `json:"domains,omitempty"`
-	Types           []memory.Type  `json:"types,omitempty"`
-	Kinds           []memory.Kind  `json:"kinds,omitempty"`
-	Layers          []memory.Layer `json:"layers,omitempty"`
-	Tags            []string       `json:"tags,omitempty"`
-	Subjects        []string       `json:"subjects,omitempty"`
-	Sessions        []string       `json:"sessions,omitempty"`
-	After           time.Time      `json:"after,omitzero"`
-	Before          time.Time      `json:"before,omitzero"`
-	IncludeArchived bool           `json:"include_archived,omitempty"`
+	Domains  []string       `json:"domains,omitempty"`
+	Types    []memory.Type  `json:"types,omitempty"`
+	Kinds    []memory.Kind  `json:"kinds,omitempty"`
+	Layers   []memory.Layer `json:"layers,omitempty"`
+	Tags     []string       `json:"tags,omitempty"`
+	Subjects []string       `json:"subjects,omitempty"`
+	Sessions []string       `json:"sessions,omitempty"`
+	After    time.Time      `json:"after,omitzero"`
+	Before   time.Time      `json:"before,omitzero"`
+	// IncludeArchived and IncludeSuperseded list archived and superseded
+	// memories too (their history, a search of the past); neither ever goes
+	// into the context block. "archived" is accepted for include_archived.
+	IncludeArchived   bool `json:"include_archived,omitempty"`
+	IncludeSuperseded bool `json:"include_superseded,omitempty"`
 	// FilePath keeps memories whose scope globs match this file, and
 	// memories without scope globs (004's scoped retrieval).
 	FilePath string `json:"file_path,omitempty"`
@@ -249,7 +253,7 @@ func (r *Recaller) filter(req Request) store.Filter {
 	return store.Filter{
 		Namespaces: ns, Domains: f.Domains, Types: f.Types, Kinds: f.Kinds, Layers: f.Layers, Tags: f.Tags,
 		Subjects: f.Subjects, Sessions: f.Sessions, CreatedAfter: f.After, CreatedBefore: f.Before,
-		IncludeArchived: f.IncludeArchived,
+		IncludeArchived: f.IncludeArchived, IncludeSuperseded: f.IncludeSuperseded,
 	}
 }
 

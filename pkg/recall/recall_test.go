@@ -94,11 +94,15 @@ func TestCapPerDomainAndBlock(t *testing.T) {
 	if r.Block(nil) != "" {
 		t.Fatal("empty results give a block")
 	}
+	later := time.Date(2999, 1, 1, 0, 0, 0, 0, time.UTC)
 	hidden := []Result{
 		{Memory: memory.Memory{ID: "t", Domain: "general", Content: "user: hi", Tags: []string{TranscriptTag}}},
 		{Memory: memory.Memory{ID: "a", Domain: "general", Content: "old fact", Archived: true}},
+		{Memory: memory.Memory{ID: "s", Domain: "general", Content: "replaced fact", InvalidAt: &time.Time{}, SupersededBy: "n"}},
+		{Memory: memory.Memory{ID: "f", Domain: "general", Content: "replaced later", InvalidAt: &later}},
+		{Memory: memory.Memory{ID: "b", Domain: "general", Content: " \n "}},
 	}
 	if b := r.Block(hidden); b != "" {
-		t.Fatalf("transcript chunks or archived memories injected:\n%s", b)
+		t.Fatalf("transcript chunks, archived, superseded or blank memories injected:\n%s", b)
 	}
 }
