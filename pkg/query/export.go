@@ -10,7 +10,6 @@ import (
 
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/snapshot"
-	"github.com/recollect-dev/recollect/pkg/store"
 	"github.com/recollect-dev/recollect/pkg/web"
 )
 
@@ -44,7 +43,7 @@ func (q *Query) export(w http.ResponseWriter, r *http.Request) {
 	vectors := r.URL.Query().Get("vectors") == "true"
 	var bw *bufio.Writer
 	n := 0
-	err := q.store.Scroll(r.Context(), tenant, store.Filter{IncludeArchived: true, IncludeSuperseded: true}, func(m memory.Memory) error {
+	err := q.store.Scroll(r.Context(), tenant, everything, func(m memory.Memory) error {
 		if !strings.HasPrefix(m.Namespace, prefix) {
 			return nil
 		}

@@ -2,11 +2,9 @@ package query
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/recollect-dev/recollect/pkg/bus"
@@ -134,112 +132,4 @@ func (q *Query) memoryWithSource(ctx context.Context, e *memory.Event) (memory.M
 		}
 	}
 	return memory.Memory{}, false
-}
-
-// DeleteResponse is the answer of DELETE /v1/memories.
-type DeleteResponse struct {
-	Deleted int `json:"deleted"`
-}
-
-// deleteBatch is how many memories one Delete call and one announcement
-// batch carry.
-const deleteBatch = 500
-
-// deleteByPrefix deletes every memory of the tenant, archived and
-// superseded ones too, whose namespace starts with namespace_prefix.
-func (q *Query) deleteByPrefix(w http.ResponseWriter, r *http.Request) {
-	tenant, ok := q.tenant(w, r, r.URL.Query().Get("tenant"))
-	if !ok {
-		return
-	}
-	prefix := r.URL.Query().Get("namespace_prefix")
-	if prefix == "" || len(prefix) > memory.MaxNameChars {
-		web.WriteError(w, http.StatusBadRequest, "invalid_request", &memory.FieldError{Field: "namespace_prefix",
-			Reason: fmt.Sprintf("is required, at most %d characters", memory.MaxNameChars)})
-		return
-	}
-	// Collect first: deleting while scrolling would move the scroll's pages.
-	var ids []string
-	err := q.store.Scroll(r.Context(), tenant, store.Filter{IncludeArchived: true, IncludeSuperseded: true}, func(m memory.Memory) error {
-		if strings.HasPrefix(m.Namespace, prefix) {
-			ids = append(ids, m.ID)
-		}
-		return nil
-	})
-	if err != nil {
-		q.fail(w, r, "list memories to delete", err)
-		return
-	}
-	deleted := 0
-	for start := 0; start < len(ids); start += deleteBatch {
-		batch := ids[start:min(start+deleteBatch, len(ids))]
-		if err := q.store.Delete(r.Context(), tenant, batch...); err != nil {
-			q.fail(w, r, fmt.Sprintf("delete memories (%d deleted)", deleted), err)
-			return
-		}
-		deleted += len(batch)
-		q.announceDeleted(r.Context(), tenant, batch)
-	}
-	web.WriteJSON(w, http.StatusOK, DeleteResponse{Deleted: deleted})
-}
-
-// announceDeleted publishes the deletions on the tenant's stored subject,
-// as a delete by id does; a failure is logged, the deletion stands.
-func (q *Query) announceDeleted(ctx context.Context, tenant string, ids []string) {
-	msgs := make([]bus.Msg, 0, len(ids))
-	for _, id := range ids {
-		data, err := json.Marshal(memory.StoredEvent{Tenant: tenant, ID: id, Op: memory.StoredDeleted})
-		if err != nil {
-			continue
-		}
-		msgs = append(msgs, bus.Msg{Subject: bus.StoredSubject(tenant), ID: "deleted:" + tenant + ":" + id, Data: data})
-	}
-	if err := q.pub.PublishBatch(ctx, msgs); err != nil {
-		q.log.WarnContext(ctx, "announce deletions", "tenant", tenant, "error", err)
-	}
-}
-
-// History is a memory's provenance, from its record: there is no event log
-// per memory, so Source is always "record".
-type History struct {
-	ID              string        `json:"id"`
-	Tenant          string        `json:"tenant"`
-	Namespace       string        `json:"namespace"`
-	Source          string        `json:"source"`
-	Origin          memory.Source `json:"origin"`
-	SourceIDs       []string      `json:"source_ids"`
-	CreatedAt       time.Time     `json:"created_at"`
-	ModifiedAt      time.Time     `json:"modified_at"`
-	LastAccessed    time.Time     `json:"last_accessed,omitzero"`
-	ValidFrom       time.Time     `json:"valid_from,omitzero"`
-	InvalidAt       *time.Time    `json:"invalid_at,omitempty"`
-	Layer           memory.Layer  `json:"layer"`
-	Archived        bool          `json:"archived,omitempty"`
-	RepetitionCount int           `json:"repetition_count"`
-	AccessCount     int           `json:"access_count"`
-	SuccessCount    int           `json:"success_count"`
-}
-
-// HistorySourceRecord is History.Source: the history is read from the
-// memory record itself.
-const HistorySourceRecord = "record"
-
-func (q *Query) history(w http.ResponseWriter, r *http.Request) {
-	tenant, ok := q.tenant(w, r, r.URL.Query().Get("tenant"))
-	if !ok {
-		return
-	}
-	m, err := q.store.Get(r.Context(), tenant, r.PathValue("id"))
-	if err != nil {
-		q.fail(w, r, "memory history", err)
-		return
-	}
-	h := History{ID: m.ID, Tenant: m.Tenant, Namespace: m.Namespace, Source: HistorySourceRecord, Origin: m.Source,
-		SourceIDs: m.SourceIDs, CreatedAt: m.CreatedAt, ModifiedAt: m.ModifiedAt, LastAccessed: m.LastAccessed,
-		ValidFrom: m.ValidFrom, InvalidAt: m.InvalidAt, Layer: m.Layer, Archived: m.Archived,
-		RepetitionCount: m.RepetitionCount, AccessCount: m.AccessCount, SuccessCount: m.SuccessCount}
-	if h.SourceIDs == nil {
-		h.SourceIDs = []string{}
-	}
-	web.WriteJSON(w, http.StatusOK, h)
 }

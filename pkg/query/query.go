@@ -29,6 +29,11 @@ import (
 	"github.com/recollect-dev/recollect/pkg/web"
 )
 
+// everything is the filter of reads that mean every memory a tenant holds,
+// archived and superseded ones too: export, stats, history and the user's
+// own deletions.
+var everything = store.Filter{IncludeArchived: true, IncludeSuperseded: true}
+
 // Publisher is what the query module needs of the bus.
 type Publisher interface {
 	Publish(ctx context.Context, m bus.Msg) error
@@ -81,7 +86,7 @@ func (q *Query) Routes(handle func(pattern string, h http.Handler)) {
 	route("POST /v1/reindex", q.reindex)
 	route("GET /v1/memories", q.list)
 	route("POST /v1/memories", q.learn)
-	route("DELETE /v1/memories", q.deleteByPrefix)
+	route("DELETE /v1/memories", q.deleteMany)
 	route("GET /v1/memories/{id}", q.get)
 	route("GET /v1/memories/{id}/history", q.history)
 	route("DELETE /v1/memories/{id}", q.delete)
@@ -274,7 +279,8 @@ func (q *Query) list(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	after := r.URL.Query().Get("after")
-	f := store.Filter{IncludeArchived: r.URL.Query().Get("archived") == "true"}
+	f := store.Filter{IncludeArchived: r.URL.Query().Get("archived") == "true",
+		IncludeSuperseded: r.URL.Query().Get("superseded") == "true"}
 	if ns := r.URL.Query().Get("namespace"); ns != "" {
 		f.Namespaces = []string{ns}
 	}
@@ -367,16 +373,18 @@ func (q *Query) learn(w http.ResponseWriter, r *http.Request) {
 	q.awaitStored(w, r, &e, resp, timeout)
 }
 
-// Stats counts a tenant's memories.
+// Stats counts a tenant's memories, archived and superseded ones included
+// (and counted apart too).
 type Stats struct {
-	Tenant   string         `json:"tenant"`
-	Memories int            `json:"memories"`
-	Archived int            `json:"archived"`
-	Domains  map[string]int `json:"domains"`
-	Types    map[string]int `json:"types"`
-	Kinds    map[string]int `json:"kinds"`
-	Layers   map[string]int `json:"layers"`
-	Chars    int            `json:"chars"`
+	Tenant     string         `json:"tenant"`
+	Memories   int            `json:"memories"`
+	Archived   int            `json:"archived"`
+	Superseded int            `json:"superseded"`
+	Domains    map[string]int `json:"domains"`
+	Types      map[string]int `json:"types"`
+	Kinds      map[string]int `json:"kinds"`
+	Layers     map[string]int `json:"layers"`
+	Chars      int            `json:"chars"`
 	// Tokens is the BPE tokens (cl100k_base, as context budgets count
 	// them) of every content, in all and by domain.
 	Tokens       int            `json:"tokens"`
@@ -395,10 +403,13 @@ func (q *Query) stats(w http.ResponseWriter, r *http.Request) {
 	}
 	s := Stats{Tenant: tenant, Domains: map[string]int{}, Types: map[string]int{}, Kinds: map[string]int{}, Layers: map[string]int{},
 		DomainTokens: map[string]int{}}
-	err = q.store.Scroll(r.Context(), tenant, store.Filter{IncludeArchived: true, IncludeSuperseded: true}, func(m memory.Memory) error {
+	err = q.store.Scroll(r.Context(), tenant, everything, func(m memory.Memory) error {
 		s.Memories++
 		if m.Archived {
 			s.Archived++
+		}
+		if m.Superseded() {
+			s.Superseded++
 		}
 		s.Domains[m.Domain]++
 		s.Types[string(m.Type)]++
