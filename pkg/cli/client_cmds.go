@@ -174,6 +174,7 @@ func newRecallCmd() *cobra.Command {
 	fs.StringSliceVar(&req.Filters.Tags, "tag", nil, "only memories with this tag (repeatable)")
 	fs.StringVar(&req.Channel, "channel", "", "channel, a ranking hint")
 	fs.BoolVar(&req.Filters.IncludeArchived, "archived", false, "include archived memories")
+	fs.BoolVar(&req.Filters.IncludeSuperseded, "superseded", false, "include superseded memories (older versions of facts)")
 	fs.BoolVar(&req.Dry, "dry", false, "do not count this as an access of the memories")
 	fs.StringVar(&req.Filters.FilePath, "file-path", "", "only memories whose scope globs match this file (and those without scope)")
 	expand := fs.Bool("expand", false, "with an LLM on the server: also search alternative phrasings of the query")
@@ -394,7 +395,7 @@ func newStatsCmd() *cobra.Command {
 		}
 		tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 		fmt.Fprintf(tw, "tenant\t%s\n", s.Tenant)
-		fmt.Fprintf(tw, "memories\t%d (%d archived), %d characters\n", s.Memories, s.Archived, s.Chars)
+		fmt.Fprintf(tw, "memories\t%d (%d archived, %d superseded), %d characters\n", s.Memories, s.Archived, s.Superseded, s.Chars)
 		for _, row := range []struct {
 			name string
 			m    map[string]int
@@ -408,29 +409,36 @@ func newStatsCmd() *cobra.Command {
 
 func newForgetCmd() *cobra.Command {
 	var (
-		f   clientFlags
-		key string
+		f       clientFlags
+		key     string
+		subject string
 	)
 	cmd := &cobra.Command{
-		Use:   "forget <memory-id> | --key <key>",
-		Short: "Delete a memory by id, or every memory with a key",
-		Args:  cobra.MaximumNArgs(1),
+		Use:   "forget <memory-id> | --key <key> | --subject <subject>",
+		Short: "Delete a memory by id, every memory with a key, or everything about a subject",
+		Long: `Delete a memory by id, every memory with a key, or everything about a subject.
+
+--subject purges the subject for good (an erasure request): its memories,
+archived and superseded ones included, and every memory derived from them
+(merged, reconciled or distilled), whatever their own subject.`,
+		Args: cobra.MaximumNArgs(1),
 	}
 	f.register(cmd.Flags())
 	cmd.Flags().StringVar(&key, "key", "", "delete every memory with this key (in --namespace, else in all namespaces)")
+	cmd.Flags().StringVar(&subject, "subject", "", "delete every memory about this subject, and every memory derived from them")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		req := client.ForgetRequest{Key: key, Subject: subject}
+		if len(args) == 1 {
+			req.ID = args[0]
+		}
+		if n := countSet(req.ID, req.Key, req.Subject); n != 1 {
+			return errors.New("forget: give one of a memory id, --key and --subject")
+		}
 		c, ctx, cancel, err := f.start(cmd, 0)
 		if err != nil {
 			return err
 		}
 		defer cancel()
-		req := client.ForgetRequest{Key: key}
-		if len(args) == 1 {
-			req.ID = args[0]
-		}
-		if (req.ID == "") == (req.Key == "") {
-			return errors.New("forget: give a memory id or --key, not both")
-		}
 		resp, err := c.Forget(ctx, req)
 		if err != nil {
 			return err
@@ -438,12 +446,27 @@ func newForgetCmd() *cobra.Command {
 		if f.asJSON {
 			return writeJSON(cmd.OutOrStdout(), resp)
 		}
+		if req.Subject != "" {
+			fmt.Fprintf(cmd.OutOrStdout(), "deleted %d memories about %s\n", resp.Count, req.Subject)
+			return nil
+		}
 		for _, id := range resp.Deleted {
 			fmt.Fprintf(cmd.OutOrStdout(), "deleted %s\n", id)
 		}
 		return nil
 	}
 	return cmd
+}
+
+// countSet counts the non-empty values.
+func countSet(vs ...string) int {
+	n := 0
+	for _, v := range vs {
+		if v != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // countList renders counts as "a 3, b 1", largest first.

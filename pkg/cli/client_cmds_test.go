@@ -157,6 +157,23 @@ func TestClientCommands(t *testing.T) {
 		if _, err := run(t, "forget", "--tenant", "acme"); err == nil {
 			t.Fatal("forget without an id or key succeeded")
 		}
+		if _, err := run(t, "forget", "--tenant", "acme", "--key", "git/main", "--subject", "frank"); err == nil {
+			t.Fatal("forget with a key and a subject succeeded")
+		}
+		mustRun(t, "remember", "--tenant", "acme", "--subject", "frank", "--wait", "30s", "Frank", "plays", "the", "cello")
+		mustRun(t, "remember", "--tenant", "acme", "--subject", "grace", "--wait", "30s", "Grace", "plays", "the", "oboe")
+		if out := mustRun(t, "recall", "--tenant", "acme", "--superseded", "--archived", "who plays the cello?"); !strings.Contains(out, "cello") {
+			t.Fatalf("recall --superseded --archived printed %q", out)
+		}
+		if out := mustRun(t, "forget", "--tenant", "acme", "--subject", "frank"); out != "deleted 1 memories about frank\n" {
+			t.Fatalf("forget --subject printed %q", out)
+		}
+		if out := mustRun(t, "recall", "--tenant", "acme", "--json", "--superseded", "--archived", "who plays the cello?"); strings.Contains(out, "Frank") {
+			t.Fatalf("after forget --subject, recall printed %s", out)
+		}
+		if out := mustRun(t, "recall", "--tenant", "acme", "who plays the oboe?"); !strings.Contains(out, "Grace") {
+			t.Fatalf("forget --subject frank took another subject's memory: recall printed %q", out)
+		}
 	})
 
 	t.Run("no server", func(t *testing.T) {

@@ -195,6 +195,41 @@ func TestClient(t *testing.T) {
 		if _, err := c.Forget(ctx, client.ForgetRequest{ID: "x", Key: "y"}); !errors.Is(err, client.ErrInvalid) {
 			t.Fatalf("forget with id and key: %v, want ErrInvalid", err)
 		}
+		if _, err := c.Forget(ctx, client.ForgetRequest{Key: "y", Subject: "carol"}); !errors.Is(err, client.ErrInvalid) {
+			t.Fatalf("forget with key and subject: %v, want ErrInvalid", err)
+		}
+	})
+
+	t.Run("forget a subject", func(t *testing.T) {
+		var ids []string
+		for _, in := range []query.LearnRequest{
+			{Subject: "carol", MemoryInput: memory.MemoryInput{Content: "Carol lives in Porto"}},
+			{Subject: "carol", MemoryInput: memory.MemoryInput{Content: "Carol's cat is called Miso"}},
+			{Subject: "dave", MemoryInput: memory.MemoryInput{Content: "Dave rides a red bicycle to work"}},
+		} {
+			r, err := c.Learn(ctx, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stored(t, c, "", r.MemoryID)
+			ids = append(ids, r.MemoryID)
+		}
+		got, err := c.Forget(ctx, client.ForgetRequest{Subject: "carol"})
+		if err != nil || got.Count != 2 {
+			t.Fatalf("forget subject: %+v (%v), want 2 deleted", got, err)
+		}
+		for i, id := range ids {
+			_, err := c.GetMemory(ctx, "", id)
+			if gone := errors.Is(err, client.ErrNotFound); gone != (i < 2) {
+				t.Fatalf("memory %d after the purge: %v", i, err)
+			}
+		}
+		if n, err := c.PurgeSubject(ctx, "", "carol"); err != nil || n != 0 {
+			t.Fatalf("second purge: %d (%v), want 0", n, err)
+		}
+		if _, err := c.PurgeSubject(ctx, "", ""); !errors.Is(err, client.ErrInvalid) {
+			t.Fatalf("purge of no subject: %v, want ErrInvalid", err)
+		}
 	})
 
 	t.Run("errors carry the server's field and code", func(t *testing.T) {

@@ -8,9 +8,9 @@ import (
 	"github.com/recollect-dev/recollect/pkg/memory"
 )
 
-// ForgetRequest names what to forget: one memory by ID, or every memory
-// with Key (normalised like the server does: "User Name" = "user-name").
-// Exactly one of ID and Key is set.
+// ForgetRequest names what to forget: one memory by ID, every memory with
+// Key (normalised like the server does: "User Name" = "user-name"), or
+// everything about a Subject (PurgeSubject). Exactly one of them is set.
 type ForgetRequest struct {
 	Tenant string
 	// Namespace limits a forget by key to one namespace; empty takes the
@@ -18,25 +18,42 @@ type ForgetRequest struct {
 	Namespace string
 	ID        string
 	Key       string
+	Subject   string
 }
 
-// ForgetResponse lists the ids deleted.
+// ForgetResponse lists the ids deleted by id or key, and counts them; a
+// purge of a subject only counts.
 type ForgetResponse struct {
 	Deleted []string `json:"deleted"`
+	Count   int      `json:"count"`
 }
 
-// Forget deletes a memory by id, or every memory with a key. By key it
-// lists the tenant's memories (see the package documentation for the
-// cost) and deletes the matches; none matching is ErrNotFound.
+// Forget deletes a memory by id, every memory with a key, or everything
+// about a subject. By key it lists the tenant's memories, archived and
+// superseded ones too (see the package documentation for the cost), and
+// deletes the matches; none matching is ErrNotFound. A subject is purged
+// by the server, derived memories included; none matching is a count of 0.
 func (c *Client) Forget(ctx context.Context, req ForgetRequest) (ForgetResponse, error) {
+	given := 0
+	for _, v := range []string{req.ID, req.Key, req.Subject} {
+		if v != "" {
+			given++
+		}
+	}
 	switch {
-	case (req.ID == "") == (req.Key == ""):
-		return ForgetResponse{}, &memory.FieldError{Field: "id", Reason: "or key is required, not both"}
+	case given != 1:
+		return ForgetResponse{}, &memory.FieldError{Field: "id", Reason: "or key or subject is required, exactly one"}
 	case req.ID != "":
 		if err := c.DeleteMemory(ctx, req.Tenant, req.ID); err != nil {
 			return ForgetResponse{}, fmt.Errorf("forget: %w", err)
 		}
-		return ForgetResponse{Deleted: []string{req.ID}}, nil
+		return ForgetResponse{Deleted: []string{req.ID}, Count: 1}, nil
+	case req.Subject != "":
+		n, err := c.PurgeSubject(ctx, req.Tenant, req.Subject)
+		if err != nil {
+			return ForgetResponse{}, fmt.Errorf("forget: %w", err)
+		}
+		return ForgetResponse{Deleted: []string{}, Count: n}, nil
 	}
 	key := memory.NormalizeKey(req.Key)
 	if key == "" {
@@ -44,7 +61,7 @@ func (c *Client) Forget(ctx context.Context, req ForgetRequest) (ForgetResponse,
 	}
 	// Collect first, then delete, so that the listing pages over a stable set.
 	var ids []string
-	for m, err := range c.Memories(ctx, ListOptions{Tenant: req.Tenant, Namespace: c.namespaceOr(req.Namespace), Limit: 1000, Archived: true}) {
+	for m, err := range c.Memories(ctx, ListOptions{Tenant: req.Tenant, Namespace: c.namespaceOr(req.Namespace), Limit: 1000, Archived: true, Superseded: true}) {
 		if err != nil {
 			return ForgetResponse{}, fmt.Errorf("forget key %q: %w", key, err)
 		}
@@ -66,5 +83,6 @@ func (c *Client) Forget(ctx context.Context, req ForgetRequest) (ForgetResponse,
 		}
 		resp.Deleted = append(resp.Deleted, id)
 	}
+	resp.Count = len(resp.Deleted)
 	return resp, nil
 }

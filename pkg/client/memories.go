@@ -20,6 +20,8 @@ type ListOptions struct {
 	Limit     int    // 1-1000, 0 = the server's default (100)
 	After     string // the previous page's Next
 	Archived  bool   // include archived memories
+	// Superseded includes memories a newer one replaced.
+	Superseded bool
 }
 
 // ListMemories returns one page of the tenant's memories in id order; Next
@@ -40,6 +42,9 @@ func (c *Client) ListMemories(ctx context.Context, opts ListOptions) (query.List
 	}
 	if opts.Archived {
 		q.Set("archived", "true")
+	}
+	if opts.Superseded {
+		q.Set("superseded", "true")
 	}
 	var resp query.ListResponse
 	if err := c.do(ctx, call{method: http.MethodGet, path: "/v1/memories", query: q, out: &resp, idempotent: true}); err != nil {
@@ -88,4 +93,18 @@ func (c *Client) DeleteMemory(ctx context.Context, tenant, id string) error {
 		return fmt.Errorf("delete memory %s: %w", id, err)
 	}
 	return nil
+}
+
+// PurgeSubject hard-deletes everything the tenant holds about a subject
+// (DELETE /v1/memories?subject=): its memories, archived and superseded
+// ones too, and every memory derived from them. It answers how many were
+// deleted; a subject with no memories is 0, not an error.
+func (c *Client) PurgeSubject(ctx context.Context, tenant, subject string) (int, error) {
+	q := tenantQuery(c.tenantOr(tenant))
+	q.Set("subject", subject)
+	var resp query.DeleteResponse
+	if err := c.do(ctx, call{method: http.MethodDelete, path: "/v1/memories", query: q, out: &resp, idempotent: true}); err != nil {
+		return 0, fmt.Errorf("purge subject %q: %w", subject, err)
+	}
+	return resp.Deleted, nil
 }

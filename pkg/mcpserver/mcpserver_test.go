@@ -145,7 +145,7 @@ func TestToolsInMemory(t *testing.T) {
 		if m := got.Memories[0]; m.ID != prefID || m.Type != "preference" || m.Key != "testing/style" || m.Score <= 0 || !strings.Contains(got.Context, "table-driven") {
 			t.Fatalf("recall answered %+v", got)
 		}
-		byKey, txt := mustCall[mcpserver.RecallOutput](t, cs, "memory_recall", map[string]any{"key": "Testing/Style"})
+		byKey, txt := mustCall[mcpserver.RecallOutput](t, cs, "memory_recall", map[string]any{"key": "Testing/Style", "include_superseded": true})
 		if len(byKey.Memories) != 1 || byKey.Memories[0].ID != prefID || !strings.Contains(txt, "key testing/style") {
 			t.Fatalf("recall by key answered %+v %q", byKey, txt)
 		}
@@ -214,6 +214,21 @@ func TestToolsInMemory(t *testing.T) {
 		}
 	})
 
+	t.Run("forget a subject", func(t *testing.T) {
+		learnt, _ := mustCall[mcpserver.LearnOutput](t, cs, "memory_learn", map[string]any{
+			"content": "Erin keeps her bonsai collection on the balcony", "subject": "erin"})
+		recallFinds(t, cs, "where does Erin keep her bonsai?", learnt.MemoryID)
+		out, txt := mustCall[mcpserver.ForgetOutput](t, cs, "memory_forget", map[string]any{"subject": "erin"})
+		if out.Count != 1 || !strings.Contains(txt, "1 memory(ies) about erin") {
+			t.Fatalf("forget subject answered %+v %q", out, txt)
+		}
+		got, _ := mustCall[mcpserver.RecallOutput](t, cs, "memory_recall", map[string]any{"query": "where does Erin keep her bonsai?",
+			"include_archived": true, "include_superseded": true})
+		if slices.ContainsFunc(got.Memories, func(m mcpserver.MemoryBrief) bool { return m.ID == learnt.MemoryID }) {
+			t.Fatal("a purged subject's memory is recalled")
+		}
+	})
+
 	t.Run("bad input is a tool error", func(t *testing.T) {
 		for _, tc := range []struct {
 			tool string
@@ -225,7 +240,8 @@ func TestToolsInMemory(t *testing.T) {
 			{"memory_learn", map[string]any{"content": "x", "tenant": "globex"}, "tenant"},
 			{"memory_recall", map[string]any{"query": "x", "k": 1000}, "k"},
 			{"memory_procedure", map[string]any{"name": "x", "steps": []string{}}, "steps"},
-			{"memory_forget", map[string]any{}, "id or key is required"},
+			{"memory_forget", map[string]any{}, "id or key or subject is required"},
+			{"memory_forget", map[string]any{"key": "x", "subject": "bob"}, "exactly one"},
 			{"memory_recall", map[string]any{"query": "x", "namespace": "a b"}, "namespace"},
 		} {
 			t.Run(tc.tool+"/"+tc.want, func(t *testing.T) {

@@ -42,6 +42,6 @@ func (t *tools) register(s *mcp.Server) {
 		Description: "Ask for a consolidation epoch now: decay, promotion of recurring memories, merging of duplicates, archiving of stale ones. Runs in the background.",
 		Annotations: &mcp.ToolAnnotations{Title: "Consolidate", DestructiveHint: &yes, OpenWorldHint: &no}}, t.consolidate)
 	mcp.AddTool(s, &mcp.Tool{Name: "memory_forget", InputSchema: inputSchema[ForgetInput](),
-		Description: "Delete a memory by its id (from memory_recall), or every memory with a key. Use it for facts that are wrong or no longer wanted.",
+		Description: "Delete a memory by its id (from memory_recall), every memory with a key, or everything about a subject (an erasure request). Use it for facts that are wrong or no longer wanted.",
 		Annotations: &mcp.ToolAnnotations{Title: "Forget", DestructiveHint: &yes, IdempotentHint: true, OpenWorldHint: &no}}, t.forget)
 }

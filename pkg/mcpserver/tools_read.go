@@ -25,9 +25,12 @@ type RecallInput struct {
 	Types           []memory.Type `json:"types,omitempty" jsonschema:"only these memory types"`
 	Tags            []string      `json:"tags,omitempty" jsonschema:"only memories with these tags"`
 	IncludeArchived bool          `json:"include_archived,omitempty" jsonschema:"also search archived memories"`
-	FilePath        string        `json:"file_path,omitempty" jsonschema:"the file being worked on: memories scoped to other files are left out"`
-	Expand          *bool         `json:"expand,omitempty" jsonschema:"also search alternative phrasings written by the server's LLM (default: only when the first pass is weak)"`
-	Rerank          *bool         `json:"rerank,omitempty" jsonschema:"have the server's LLM rerank the best memories (default: the server's setting)"`
+	// Superseded memories are listed for their history; like archived ones
+	// they never go into the context block.
+	IncludeSuperseded bool   `json:"include_superseded,omitempty" jsonschema:"also list superseded memories (older versions of facts, replaced by newer ones)"`
+	FilePath          string `json:"file_path,omitempty" jsonschema:"the file being worked on: memories scoped to other files are left out"`
+	Expand            *bool  `json:"expand,omitempty" jsonschema:"also search alternative phrasings written by the server's LLM (default: only when the first pass is weak)"`
+	Rerank            *bool  `json:"rerank,omitempty" jsonschema:"have the server's LLM rerank the best memories (default: the server's setting)"`
 }
 
 // RecallOutput is the ranked memories and the prompt block.
@@ -38,7 +41,8 @@ type RecallOutput struct {
 
 func (t *tools) recall(ctx context.Context, req *mcp.CallToolRequest, in RecallInput) (*mcp.CallToolResult, RecallOutput, error) {
 	resp, err := t.clientFor(req).Recall(ctx, recall.Request{Query: in.Query, Key: in.Key, K: in.K, Namespace: in.Namespace, Expand: in.Expand, Rerank: in.Rerank,
-		Filters: recall.Filters{Domains: in.Domains, Types: in.Types, Tags: in.Tags, IncludeArchived: in.IncludeArchived, FilePath: in.FilePath}})
+		Filters: recall.Filters{Domains: in.Domains, Types: in.Types, Tags: in.Tags, IncludeArchived: in.IncludeArchived,
+			IncludeSuperseded: in.IncludeSuperseded, FilePath: in.FilePath}})
 	if err != nil {
 		return nil, RecallOutput{}, explain(err)
 	}
@@ -94,15 +98,17 @@ type StatsInput struct{}
 
 // StatsOutput counts the tenant's memories.
 type StatsOutput struct {
-	Tenant   string         `json:"tenant"`
-	Memories int            `json:"memories"`
-	Archived int            `json:"archived"`
-	Domains  map[string]int `json:"domains"`
-	Types    map[string]int `json:"types"`
-	Kinds    map[string]int `json:"kinds"`
-	Layers   map[string]int `json:"layers"`
-	Chars    int            `json:"chars"`
-	Tokens   int            `json:"tokens" jsonschema:"approximate: characters / 4"`
+	Tenant   string `json:"tenant"`
+	Memories int    `json:"memories"`
+	Archived int    `json:"archived"`
+	// Superseded counts older versions of facts, kept for their history.
+	Superseded int            `json:"superseded"`
+	Domains    map[string]int `json:"domains"`
+	Types      map[string]int `json:"types"`
+	Kinds      map[string]int `json:"kinds"`
+	Layers     map[string]int `json:"layers"`
+	Chars      int            `json:"chars"`
+	Tokens     int            `json:"tokens" jsonschema:"approximate: characters / 4"`
 }
 
 func (t *tools) stats(ctx context.Context, req *mcp.CallToolRequest, _ StatsInput) (*mcp.CallToolResult, StatsOutput, error) {
@@ -110,10 +116,10 @@ func (t *tools) stats(ctx context.Context, req *mcp.CallToolRequest, _ StatsInpu
 	if err != nil {
 		return nil, StatsOutput{}, explain(err)
 	}
-	out := StatsOutput{Tenant: s.Tenant, Memories: s.Memories, Archived: s.Archived, Domains: nonNil(s.Domains), Types: nonNil(s.Types),
+	out := StatsOutput{Tenant: s.Tenant, Memories: s.Memories, Archived: s.Archived, Superseded: s.Superseded, Domains: nonNil(s.Domains), Types: nonNil(s.Types),
 		Kinds: nonNil(s.Kinds), Layers: nonNil(s.Layers), Chars: s.Chars, Tokens: (s.Chars + 3) / 4}
-	txt := fmt.Sprintf("%d memories (%d archived), about %d tokens.\nby domain: %s\nby type: %s\nby layer: %s",
-		out.Memories, out.Archived, out.Tokens, counts(out.Domains), counts(out.Types), counts(out.Layers))
+	txt := fmt.Sprintf("%d memories (%d archived, %d superseded), about %d tokens.\nby domain: %s\nby type: %s\nby layer: %s",
+		out.Memories, out.Archived, out.Superseded, out.Tokens, counts(out.Domains), counts(out.Types), counts(out.Layers))
 	return text(txt), out, nil
 }
 

@@ -86,22 +86,28 @@ func (t *tools) procedure(ctx context.Context, req *mcp.CallToolRequest, in Proc
 	return learned(resp, "procedure")
 }
 
-// ForgetInput is memory_forget's input: an id or a key.
+// ForgetInput is memory_forget's input: an id, a key or a subject.
 type ForgetInput struct {
 	ID        string `json:"id,omitempty" jsonschema:"the memory's id, as memory_recall lists it"`
 	Key       string `json:"key,omitempty" jsonschema:"delete every memory with this key instead"`
 	Namespace string `json:"namespace,omitempty" jsonschema:"with key: only in this namespace (default: the connection's, else all)"`
+	Subject   string `json:"subject,omitempty" jsonschema:"delete everything about this subject (user) instead, for good: its memories and every memory derived from them"`
 }
 
-// ForgetOutput lists what was deleted.
+// ForgetOutput lists what was deleted (a subject's purge only counts).
 type ForgetOutput struct {
 	Deleted []string `json:"deleted"`
+	Count   int      `json:"count"`
 }
 
 func (t *tools) forget(ctx context.Context, req *mcp.CallToolRequest, in ForgetInput) (*mcp.CallToolResult, ForgetOutput, error) {
-	resp, err := t.clientFor(req).Forget(ctx, client.ForgetRequest{ID: strings.TrimSpace(in.ID), Key: in.Key, Namespace: in.Namespace})
+	resp, err := t.clientFor(req).Forget(ctx, client.ForgetRequest{ID: strings.TrimSpace(in.ID), Key: in.Key, Namespace: in.Namespace,
+		Subject: in.Subject})
 	if err != nil {
 		return nil, ForgetOutput{}, explain(err)
+	}
+	if in.Subject != "" {
+		return text(fmt.Sprintf("Forgot %d memory(ies) about %s.", resp.Count, in.Subject)), ForgetOutput(resp), nil
 	}
 	return text(fmt.Sprintf("Forgot %d memory(ies): %s", len(resp.Deleted), strings.Join(resp.Deleted, ", "))), ForgetOutput(resp), nil
 }

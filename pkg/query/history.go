@@ -24,32 +24,32 @@ const MaxChain = 100
 // (merged, reconciled, distilled), what superseded it up to the current
 // memory, and what it superseded.
 type History struct {
-	ID              string        `json:"id"`
-	Tenant          string        `json:"tenant"`
-	Namespace       string        `json:"namespace"`
-	Source          string        `json:"source"`
-	Origin          memory.Source `json:"origin"`
-	SourceIDs       []string      `json:"source_ids"`
-	CreatedAt       time.Time     `json:"created_at"`
-	ModifiedAt      time.Time     `json:"modified_at"`
-	LastAccessed    time.Time     `json:"last_accessed,omitzero"`
-	ValidFrom       time.Time     `json:"valid_from,omitzero"`
-	InvalidAt       *time.Time    `json:"invalid_at,omitempty"`
-	Layer           memory.Layer  `json:"layer"`
-	Archived        bool          `json:"archived,omitempty"`
-	RepetitionCount int           `json:"repetition_count"`
-	AccessCount     int           `json:"access_count"`
-	SuccessCount    int           `json:"success_count"`
-	SupersededBy    string        `json:"superseded_by,omitempty"`
-	DerivedFrom     []string      `json:"derived_from"`
-	Chain           []Version     `json:"chain"`
+	ID              string           `json:"id"`
+	Tenant          string           `json:"tenant"`
+	Namespace       string           `json:"namespace"`
+	Source          string           `json:"source"`
+	Origin          memory.Source    `json:"origin"`
+	SourceIDs       []string         `json:"source_ids"`
+	CreatedAt       time.Time        `json:"created_at"`
+	ModifiedAt      time.Time        `json:"modified_at"`
+	LastAccessed    time.Time        `json:"last_accessed,omitzero"`
+	ValidFrom       time.Time        `json:"valid_from,omitzero"`
+	InvalidAt       *time.Time       `json:"invalid_at,omitempty"`
+	Layer           memory.Layer     `json:"layer"`
+	Archived        bool             `json:"archived,omitempty"`
+	RepetitionCount int              `json:"repetition_count"`
+	AccessCount     int              `json:"access_count"`
+	SuccessCount    int              `json:"success_count"`
+	SupersededBy    string           `json:"superseded_by,omitempty"`
+	DerivedFrom     []string         `json:"derived_from"`
+	Chain           []HistoryVersion `json:"chain"`
 	// ChainTruncated says the fact has more than MaxChain versions; the
 	// chain holds the first MaxChain the walk reached.
 	ChainTruncated bool `json:"chain_truncated,omitempty"`
 }
 
-// Version is one memory of a history's chain.
-type Version struct {
+// HistoryVersion is one memory of a history's chain.
+type HistoryVersion struct {
 	ID           string       `json:"id"`
 	Content      string       `json:"content"`
 	Key          string       `json:"key,omitempty"`
@@ -100,7 +100,7 @@ func (q *Query) history(w http.ResponseWriter, r *http.Request) {
 // version, up to MaxChain versions. Ids that name no memory (deleted) are
 // skipped. The lifecycle links are read in one scroll of the tenant,
 // superseded and archived memories included.
-func (q *Query) chain(ctx context.Context, tenant string, m memory.Memory) ([]Version, bool, error) {
+func (q *Query) chain(ctx context.Context, tenant string, m memory.Memory) ([]HistoryVersion, bool, error) {
 	linked := map[string]memory.Memory{} // memories with a link either way
 	replaced := map[string][]string{}    // id → the ids it superseded
 	err := q.store.Scroll(ctx, tenant, everything, func(o memory.Memory) error {
@@ -166,7 +166,7 @@ func (q *Query) chain(ctx context.Context, tenant string, m memory.Memory) ([]Ve
 // superseded it and before what was derived from it, and otherwise by
 // creation time, then id. A cycle (which no stage writes) is broken by
 // the same order.
-func orderVersions(found map[string]memory.Memory) []Version {
+func orderVersions(found map[string]memory.Memory) []HistoryVersion {
 	before := map[string][]string{} // id → ids that must come after it
 	waits := map[string]int{}       // id → versions still to come before it
 	edge := func(from, to string) {
@@ -189,7 +189,7 @@ func orderVersions(found map[string]memory.Memory) []Version {
 		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(a.ID, b.ID))
 	}
 	left := slices.SortedFunc(maps.Values(found), older)
-	out := make([]Version, 0, len(found))
+	out := make([]HistoryVersion, 0, len(found))
 	for len(left) > 0 {
 		i := slices.IndexFunc(left, func(m memory.Memory) bool { return waits[m.ID] == 0 })
 		if i < 0 {
@@ -200,7 +200,7 @@ func orderVersions(found map[string]memory.Memory) []Version {
 		for _, id := range before[m.ID] {
 			waits[id]--
 		}
-		out = append(out, Version{ID: m.ID, Content: m.Content, Key: m.Key, Layer: m.Layer, ValidFrom: m.ValidFrom,
+		out = append(out, HistoryVersion{ID: m.ID, Content: m.Content, Key: m.Key, Layer: m.Layer, ValidFrom: m.ValidFrom,
 			InvalidAt: m.InvalidAt, SupersededBy: m.SupersededBy, DerivedFrom: m.DerivedFrom, Archived: m.Archived,
 			CreatedAt: m.CreatedAt})
 	}
