@@ -27,7 +27,7 @@ var errAdoptCut = errors.New("adoption cut short")
 
 func (p *perModel) Adopt(ctx context.Context, tenant string) (int, error) {
 	var mems []memory.Memory
-	if err := p.old.Scroll(ctx, tenant, store.Filter{IncludeArchived: true}, func(m memory.Memory) error {
+	if err := p.old.Scroll(ctx, tenant, store.Filter{IncludeArchived: true, IncludeSuperseded: true}, func(m memory.Memory) error {
 		mems = append(mems, m)
 		return nil
 	}); err != nil {

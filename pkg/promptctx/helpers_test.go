@@ -169,7 +169,7 @@ func (e *env) put(t testing.TB, mems ...memory.Memory) {
 func (e *env) snapshot(t testing.TB, tenant string) []memory.Memory {
 	t.Helper()
 	var out []memory.Memory
-	if err := e.st.Scroll(context.Background(), tenant, store.Filter{IncludeArchived: true}, func(m memory.Memory) error {
+	if err := e.st.Scroll(context.Background(), tenant, store.Filter{IncludeArchived: true, IncludeSuperseded: true}, func(m memory.Memory) error {
 		out = append(out, m)
 		return nil
 	}); err != nil {
