@@ -70,9 +70,9 @@ func New(cfg Config, st store.Store, b Bus, model embed.Embedder, reg prometheus
 		e.locks = memlock.New()
 	}
 	e.outcomes = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "recollect_embedder_facts_total", Help: "Facts handled, by outcome (inserted, reinforced, duplicate, merged, replaced, feedback)."}, []string{"outcome"})
+		Name: "recollect_embedder_facts_total", Help: "Facts handled, by outcome (inserted; distinct_detail: inserted although a memory passed the near-duplicate screen, because a number, date, name, negation or key differs or the fact adds one; reinforced; duplicate; merged; replaced; feedback)."}, []string{"outcome"})
 	e.merges = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "recollect_embedder_insert_merge_total", Help: "Insert-merge judgements by the LLM, by outcome (merged, distinct, already, failed: the fact was inserted instead)."}, []string{"outcome"})
+		Name: "recollect_embedder_insert_merge_total", Help: "Insert-merge judgements by the LLM, by outcome (merged, distinct, already; failed, lost_detail: the merged statement dropped or changed a detail of either; the fact was inserted instead)."}, []string{"outcome"})
 	e.reindexN = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "recollect_embedder_reindexed_total", Help: "Memories moved to the current embedding model by reindex, by pass (adopted: brought from another model's collection, cleared: vector dropped, embedded: new vector stored; deferred: a new fact stored without a vector because the tenant's vectors come from another model)."}, []string{"pass"})
 	if reg != nil {
@@ -195,7 +195,13 @@ func (e *Embedder) upsert(ctx context.Context, f *memory.FactMessage) error {
 	if err != nil {
 		return err
 	}
-	e.outcomes.WithLabelValues("inserted").Inc()
+	outcome := "inserted"
+	if a := found.apart; a != nil {
+		outcome = "distinct_detail"
+		e.log.DebugContext(ctx, "near duplicate kept apart by its details, fact inserted", "tenant", m.Tenant,
+			"memory", a.id, "fact", m.ID, "verdict", a.verdict.Verdict.String(), "reason", a.verdict.Reason)
+	}
+	e.outcomes.WithLabelValues(outcome).Inc()
 	return e.announce(ctx, m, memory.StoredInserted, f.SourceEvent)
 }
 
