@@ -70,7 +70,7 @@ func New(cfg Config, st store.Store, b Bus, model embed.Embedder, reg prometheus
 		e.locks = memlock.New()
 	}
 	e.outcomes = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "recollect_embedder_facts_total", Help: "Facts handled, by outcome (inserted; distinct_detail: inserted although a memory passed the near-duplicate screen, because a number, date, name, negation or key differs or the fact adds one; reinforced; duplicate; merged; replaced; feedback)."}, []string{"outcome"})
+		Name: "recollect_embedder_facts_total", Help: "Facts handled, by outcome (inserted; distinct_detail: inserted although a memory passed the near-duplicate screen, because a number, date, name, negation or key differs or the fact adds one; reinforced; duplicate; revived: a superseded or archived memory said again, made current; merged; replaced; feedback)."}, []string{"outcome"})
 	e.merges = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "recollect_embedder_insert_merge_total", Help: "Insert-merge judgements by the LLM, by outcome (merged, distinct, already; failed, lost_detail: the merged statement dropped or changed a detail of either; the fact was inserted instead)."}, []string{"outcome"})
 	e.reindexN = prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -261,6 +261,7 @@ func (e *Embedder) put(ctx context.Context, m memory.Memory) (memory.Memory, err
 // reinforce counts another observation of an existing memory, once per
 // source event. The memory is modified as of the observation's own time,
 // not the wall clock, so replayed or imported history does not look fresh.
+// A superseded or archived memory said again is revived (see revive).
 func (e *Embedder) reinforce(ctx context.Context, m, seen memory.Memory, source, outcome string) error {
 	unlock := e.lockID(m.Tenant, m.ID)
 	defer unlock()
@@ -270,6 +271,7 @@ func (e *Embedder) reinforce(ctx context.Context, m, seen memory.Memory, source,
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return fmt.Errorf("look up memory %s: %w", m.ID, err)
 	}
+	op := memory.StoredReinforced
 	if !m.HasSource(source) {
 		m.RepetitionCount++
 		boostStyle(&m)
@@ -277,12 +279,16 @@ func (e *Embedder) reinforce(ctx context.Context, m, seen memory.Memory, source,
 		if ts := seen.CreatedAt; ts.After(m.ModifiedAt) {
 			m.ModifiedAt = ts
 		}
+		if revive(&m, e.observedAt(seen)) {
+			op, outcome = memory.StoredUpdated, "revived"
+			e.log.InfoContext(ctx, "memory said again, revived", "tenant", m.Tenant, "memory", m.ID, "fact", seen.ID)
+		}
 		if err := e.store.Upsert(ctx, []memory.Memory{m}); err != nil {
 			return fmt.Errorf("reinforce memory %s: %w", m.ID, err)
 		}
 	}
 	e.outcomes.WithLabelValues(outcome).Inc()
-	return e.announce(ctx, m, memory.StoredReinforced, source)
+	return e.announce(ctx, m, op, source)
 }
 
 func (e *Embedder) feedback(ctx context.Context, f *memory.FactMessage) error {
