@@ -36,15 +36,16 @@ type keptApart struct {
 //     words is not folded on cosine alone, nor a pair sharing words but
 //     saying something else on Jaccard alone.
 //   - the verdict (package samefact): a hit that passed the screen is a
-//     near duplicate only when it says the same thing, no number, date,
-//     name, negation or key differing and nothing new in m. A current
-//     memory wins over a superseded or archived one, which reinforcing
-//     revives.
+//     near duplicate only when it says the same thing: no number, date,
+//     name, negation, key or word differing, none on the other side of an
+//     "over" or "than", and nothing new in m. A current memory wins over a
+//     superseded or archived one, which reinforcing revives.
 //   - merge candidate (003's insert merge, INSERT_MERGE_SIM 0.80): else
 //     the best current hit with cosine at least MergeThreshold whose
-//     verdict allows a merge (same, or richer: m adds a detail). With an
-//     LLM it judges whether they are the same fact; this includes a pair
-//     the screen or the verdict kept from being folded blindly.
+//     verdict allows a merge (same; richer: m adds a detail or a word;
+//     reworded: other words, synonyms or not). With an LLM it judges
+//     whether they are the same fact; this includes a pair the screen or
+//     the verdict kept from being folded blindly.
 //   - a conflicting or different hit is never folded nor merged: the
 //     fact is stored as its own memory (an update is the consolidator's
 //     reconcile to find).

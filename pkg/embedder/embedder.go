@@ -70,7 +70,7 @@ func New(cfg Config, st store.Store, b Bus, model embed.Embedder, reg prometheus
 		e.locks = memlock.New()
 	}
 	e.outcomes = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "recollect_embedder_facts_total", Help: "Facts handled, by outcome (inserted; distinct_detail: inserted although a memory passed the near-duplicate screen, because a number, date, name, negation or key differs or the fact adds one; reinforced; duplicate; revived: a superseded or archived memory said again, made current; merged; replaced; feedback)."}, []string{"outcome"})
+		Name: "recollect_embedder_facts_total", Help: "Facts handled, by outcome (inserted; distinct_detail: inserted although a memory passed the near-duplicate screen, because a number, date, name, negation, key or word differs or the fact adds one; reinforced; duplicate; revived: a superseded or archived memory said again, made current; merged; replaced; feedback)."}, []string{"outcome"})
 	e.merges = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "recollect_embedder_insert_merge_total", Help: "Insert-merge judgements by the LLM, by outcome (merged, distinct, already; failed, lost_detail: the merged statement dropped or changed a detail of either; the fact was inserted instead)."}, []string{"outcome"})
 	e.reindexN = prometheus.NewCounterVec(prometheus.CounterOpts{

@@ -78,7 +78,7 @@ func (e *Embedder) merge(ctx context.Context, match, m memory.Memory, source str
 // returns what it lost or changed, or "".
 func lostDetail(merged string, parts ...string) string {
 	for _, p := range parts {
-		if v := samefact.CompareText(merged, p); !v.Folds() {
+		if v := samefact.CompareDetails(merged, p); !v.Folds() {
 			return v.Verdict.String() + ": " + v.Reason
 		}
 	}

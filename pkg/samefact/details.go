@@ -66,33 +66,60 @@ type Details struct {
 	words map[string]struct{} // lowercase words and lexical terms
 	lower string              // the lowercased text, spaces collapsed
 	has   map[detailKey]struct{}
+	// terms are the text's lexical terms in order (each once), and
+	// detailTerms those of the words read as details or negation: the
+	// rest is the wording compared by wording.
+	terms       []string
+	detailTerms map[string]struct{}
+	surface     map[string]string // a term's first word as written
+	relations   []relation
 }
 
 // Extract reads the details of a text (see the package documentation).
 func Extract(text string) Details {
 	d := Details{lower: strings.Join(strings.Fields(strings.ToLower(text)), " ")}
 	d.Items = quoted(text)
+	d.detailTerms = make(map[string]struct{})
+	for _, q := range d.Items {
+		addTerms(d.detailTerms, q.Value)
+	}
 	s := scanner{fields: splitFields(text)}
 	for s.i < len(s.fields) {
+		n := 1
 		if neg := negation(s.fields, s.i); neg != "" {
 			if d.Negation == "" {
 				d.Negation = neg
 			}
+			if neg == "no longer" {
+				n = 2
+			}
+		} else if out, k := s.detail(); k > 0 {
+			d.Items = append(d.Items, out...)
+			n = k
+		} else {
 			s.i++
 			continue
 		}
-		if out, n := s.detail(); n > 0 {
-			d.Items = append(d.Items, out...)
-			s.i += n
-			continue
+		for _, f := range s.fields[s.i : s.i+n] {
+			addTerms(d.detailTerms, f.lower)
 		}
-		s.i++
+		s.i += n
 	}
+	d.relations = relations(s.fields)
 	d.words = make(map[string]struct{})
 	for _, t := range lexical.Terms(text) {
+		if _, ok := d.words[t]; !ok {
+			d.terms = append(d.terms, t)
+		}
 		d.words[t] = struct{}{}
 	}
+	d.surface = make(map[string]string)
 	for _, f := range s.fields {
+		for _, t := range lexical.Terms(f.lower) {
+			if _, ok := d.surface[t]; !ok {
+				d.surface[t] = trimPossessive(f.lower)
+			}
+		}
 		d.words[f.lower] = struct{}{}
 		d.words[trimPossessive(f.lower)] = struct{}{}
 		for _, w := range strings.FieldsFunc(f.lower, notAlnum) {
@@ -192,4 +219,11 @@ func (s *scanner) detail() ([]Detail, int) {
 		}
 	}
 	return nil, 0
+}
+
+// addTerms adds the lexical terms of text to set.
+func addTerms(set map[string]struct{}, text string) {
+	for _, t := range lexical.Terms(text) {
+		set[t] = struct{}{}
+	}
 }

@@ -28,9 +28,17 @@
 // 65%, "v1.2" is 1.2, names are lowercase), so a paraphrase written another
 // way keeps its details.
 //
+// The rest of a text is its wording: its words stemmed, stopwords aside,
+// as package lexical indexes them, and its relations, the words on either
+// side of "over", "instead of", "than", "vs", "before", "after" and "from
+// … to" ("tabs over spaces" is not "spaces over tabs").
+//
 // # Verdicts
 //
 // Compare judges an older memory against a newer fact; see Verdict. Only
-// Same may be folded without reading the texts again: a detail the new
-// fact adds, or one that differs, means it is not the same statement.
+// Same may be folded without reading the texts again: a detail or word the
+// new fact adds, one that differs, or words swapping sides mean it is not
+// provably the same statement. Telling synonyms from another thing ("likes"
+// and "prefers", "tea" and "coffee") takes a reader: such a pair is
+// Reworded, left to an LLM or kept as two memories.
 package samefact

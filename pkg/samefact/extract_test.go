@@ -56,7 +56,7 @@ func TestExtract(t *testing.T) {
 }
 
 func TestVerdictNames(t *testing.T) {
-	for v, want := range map[Verdict]string{Same: "same", Richer: "richer", Conflict: "conflict", Different: "different", 9: "verdict(9)"} {
+	for v, want := range map[Verdict]string{Same: "same", Richer: "richer", Conflict: "conflict", Different: "different", Reworded: "reworded", 9: "verdict(9)"} {
 		if v.String() != want {
 			t.Fatalf("%d: %q, want %q", int(v), v.String(), want)
 		}

@@ -79,6 +79,16 @@ func TestCompare(t *testing.T) {
 		{"identifiers", mem("Tune `maxRetries` in the client."), mem("Tune `maxTimeout` in the client."), Conflict, "maxRetries"},
 		{"quoted strings", mem(`Greet the user with "hello there".`), mem(`Greet the user with "hello world".`), Conflict, "hello"},
 		{"order", mem("The user switched from Vim to Helix."), mem("The user switched from Helix to Vim."), Conflict, "order of"},
+		{"relation the other way round", mem("The user prefers tabs over spaces."), mem("The user prefers spaces over tabs."), Conflict, `order: tabs and spaces change sides of "over"`},
+		{"rather than, the other way round", mem("The user drinks tea rather than coffee."), mem("The user drinks coffee rather than tea."), Conflict, "order"},
+		{"better than, the other way round", mem("For the user, tea is better than coffee."), mem("For the user, coffee is better than tea."), Conflict, "order"},
+		{"a passive keeps the sides", mem("The user prefers tabs over spaces."), mem("Tabs are preferred over spaces by the user."), Same, ""},
+		{"from and to, the other way round", mem("The team moved the api from heroku to fly."), mem("The team moved the api from fly to heroku."), Conflict, "order"},
+		{"another lowercase thing", mem("The user drinks green tea every morning before work."), mem("The user drinks green coffee every morning before work."), Reworded, "wording: tea vs coffee"},
+		{"lowercase languages", mem("The frontend is written in typescript with react."), mem("The frontend is written in javascript with react."), Reworded, "typescript vs javascript"},
+		{"synonyms are for the llm", mem("The user prefers dark mode in every editor."), mem("The user likes dark mode in every editor."), Reworded, "prefers vs likes"},
+		{"richer: a word", mem("The user prefers tabs over spaces."), mem("The user strongly prefers tabs over spaces."), Richer, "new adds strongly"},
+		{"new drops a word", mem("The user strongly prefers tabs over spaces."), mem("The user prefers tabs over spaces."), Same, "old also has strongly"},
 		{"richer: a name", mem("User prefers dark mode in the editor."), mem("User prefers dark mode in the editor with the Solarized theme."), Richer, "new adds name Solarized"},
 		{"richer: a number", mem("The service uses Postgres."), mem("The service uses Postgres 15."), Richer, "new adds number 15"},
 		{"richer: different sorts", mem("User prefers the Solarized theme (since 2024)."), mem("User prefers the Solarized theme at 14pt."), Richer, "14pt"},
@@ -90,8 +100,30 @@ func TestCompare(t *testing.T) {
 			if got.Verdict != tt.want || !strings.Contains(got.Reason, tt.reason) {
 				t.Fatalf("Compare = %s (%s), want %s with a reason containing %q", got.Verdict, got.Reason, tt.want, tt.reason)
 			}
-			if got.Folds() != (tt.want == Same) || got.Mergeable() != (tt.want == Same || tt.want == Richer) {
+			if got.Folds() != (tt.want == Same) || got.Mergeable() != (tt.want == Same || tt.want == Richer || tt.want == Reworded) {
 				t.Fatalf("Folds %v Mergeable %v for %s", got.Folds(), got.Mergeable(), got.Verdict)
+			}
+		})
+	}
+}
+
+// TestCompareDetails: details only, whatever the wording, for a statement
+// rewritten from others (an LLM merge).
+func TestCompareDetails(t *testing.T) {
+	tests := []struct {
+		merged, part string
+		want         Verdict
+	}{
+		{"The user likes dark mode, with the Solarized theme.", "The user prefers dark mode.", Same},
+		{"The user likes dark mode.", "The user prefers dark mode with the Solarized theme.", Richer},
+		{"The service runs Postgres 16.", "The service uses Postgres 15.", Conflict},
+		{"The user prefers spaces over tabs.", "The user prefers tabs over spaces.", Conflict},
+		{"The user avoids tea.", "The user does not drink tea.", Conflict},
+	}
+	for _, tt := range tests {
+		t.Run(tt.merged+"|"+tt.part, func(t *testing.T) {
+			if got := CompareDetails(tt.merged, tt.part); got.Verdict != tt.want {
+				t.Fatalf("CompareDetails = %s (%s), want %s", got.Verdict, got.Reason, tt.want)
 			}
 		})
 	}
