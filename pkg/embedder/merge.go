@@ -31,13 +31,12 @@ var errMergeAnswer = errors.New("unusable insert-merge answer")
 
 // merge asks the LLM whether the new fact m and its close match are one
 // fact and, if so, rewrites the match in place with the merged statement.
-// classify only offers a match samefact finds mergeable (same or richer),
-// and a merged statement that drops or changes a detail of either is
-// refused.
 // It reports whether the fact was taken care of (merged, or this source
 // event already touched the match); false means: insert it. Every LLM
 // failure means insert, counted and logged: a fact is never dropped
-// because the judge was unavailable.
+// because the judge was unavailable. classify offers only a match that
+// package samefact finds mergeable (no conflicting detail), and a merged
+// statement that drops or changes a detail of either is refused.
 func (e *Embedder) merge(ctx context.Context, match, m memory.Memory, source string) (bool, error) {
 	if match.HasSource(mergeToken(source, m.ID)) {
 		// This fact of this event already merged into the match: a

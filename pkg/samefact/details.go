@@ -67,8 +67,8 @@ type Details struct {
 	lower string              // the lowercased text, spaces collapsed
 	has   map[detailKey]struct{}
 	// terms are the text's lexical terms in order (each once), and
-	// detailTerms those of the words read as details or negation: the
-	// rest is the wording compared by wording.
+	// detailTerms those of the words read as details (but weak names) or
+	// negation: the rest is the wording compared by wording.
 	terms       []string
 	detailTerms map[string]struct{}
 	surface     map[string]string // a term's first word as written
@@ -95,6 +95,11 @@ func Extract(text string) Details {
 			}
 		} else if out, k := s.detail(); k > 0 {
 			d.Items = append(d.Items, out...)
+			if len(out) == 1 && out[0].weak {
+				// Maybe an ordinary word: its wording is compared too.
+				s.i += k
+				continue
+			}
 			n = k
 		} else {
 			s.i++
