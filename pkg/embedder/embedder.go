@@ -206,14 +206,16 @@ func (e *Embedder) upsert(ctx context.Context, f *memory.FactMessage) error {
 }
 
 // near embeds a new fact and classifies its nearest memories of the same
-// namespace and subject (across domains).
+// namespace and subject (across domains). Superseded memories are
+// candidates too: one said again is reinforced and revived (classify
+// prefers a current one, and merges only into current ones).
 func (e *Embedder) near(ctx context.Context, m memory.Memory) ([]float32, match, error) {
 	vec, err := e.embedMemory(ctx, m)
 	if err != nil {
 		return nil, match{}, fmt.Errorf("embed fact %s: %w", m.ID, err)
 	}
 	hits, err := e.store.Search(ctx, store.Query{Tenant: m.Tenant, Vector: vec, K: e.cfg.DedupCandidates,
-		Filter: store.Filter{Namespaces: []string{m.Namespace}, Subjects: []string{m.Subject}}})
+		Filter: store.Filter{Namespaces: []string{m.Namespace}, Subjects: []string{m.Subject}, IncludeSuperseded: true}})
 	if errors.Is(err, store.ErrDimension) {
 		// The tenant's vectors come from another model (no reindex yet):
 		// no neighbour to compare with; insert stores the fact pending.
