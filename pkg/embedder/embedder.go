@@ -70,9 +70,9 @@ func New(cfg Config, st store.Store, b Bus, model embed.Embedder, reg prometheus
 		e.locks = memlock.New()
 	}
 	e.outcomes = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "recollect_embedder_facts_total", Help: "Facts handled, by outcome (inserted, reinforced, duplicate, merged, replaced, feedback)."}, []string{"outcome"})
+		Name: "recollect_embedder_facts_total", Help: "Facts handled, by outcome (inserted; distinct_detail: inserted although a memory passed the near-duplicate screen, because a number, date, name, negation, key or word differs or the fact adds one; reinforced; duplicate; revived: a superseded or archived memory said again, made current; merged; replaced; feedback)."}, []string{"outcome"})
 	e.merges = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "recollect_embedder_insert_merge_total", Help: "Insert-merge judgements by the LLM, by outcome (merged, distinct, already, failed: the fact was inserted instead)."}, []string{"outcome"})
+		Name: "recollect_embedder_insert_merge_total", Help: "Insert-merge judgements by the LLM, by outcome (merged, distinct, already; failed, lost_detail: the merged statement dropped or changed a detail of either; the fact was inserted instead)."}, []string{"outcome"})
 	e.reindexN = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "recollect_embedder_reindexed_total", Help: "Memories moved to the current embedding model by reindex, by pass (adopted: brought from another model's collection, cleared: vector dropped, embedded: new vector stored; deferred: a new fact stored without a vector because the tenant's vectors come from another model)."}, []string{"pass"})
 	if reg != nil {
@@ -195,19 +195,27 @@ func (e *Embedder) upsert(ctx context.Context, f *memory.FactMessage) error {
 	if err != nil {
 		return err
 	}
-	e.outcomes.WithLabelValues("inserted").Inc()
+	outcome := "inserted"
+	if a := found.apart; a != nil {
+		outcome = "distinct_detail"
+		e.log.DebugContext(ctx, "near duplicate kept apart by its details, fact inserted", "tenant", m.Tenant,
+			"memory", a.id, "fact", m.ID, "verdict", a.verdict.Verdict.String(), "reason", a.verdict.Reason)
+	}
+	e.outcomes.WithLabelValues(outcome).Inc()
 	return e.announce(ctx, m, memory.StoredInserted, f.SourceEvent)
 }
 
 // near embeds a new fact and classifies its nearest memories of the same
-// namespace and subject (across domains).
+// namespace and subject (across domains). Superseded memories are
+// candidates too: one said again is reinforced and revived (classify
+// prefers a current one, and merges only into current ones).
 func (e *Embedder) near(ctx context.Context, m memory.Memory) ([]float32, match, error) {
 	vec, err := e.embedMemory(ctx, m)
 	if err != nil {
 		return nil, match{}, fmt.Errorf("embed fact %s: %w", m.ID, err)
 	}
 	hits, err := e.store.Search(ctx, store.Query{Tenant: m.Tenant, Vector: vec, K: e.cfg.DedupCandidates,
-		Filter: store.Filter{Namespaces: []string{m.Namespace}, Subjects: []string{m.Subject}}})
+		Filter: store.Filter{Namespaces: []string{m.Namespace}, Subjects: []string{m.Subject}, IncludeSuperseded: true}})
 	if errors.Is(err, store.ErrDimension) {
 		// The tenant's vectors come from another model (no reindex yet):
 		// no neighbour to compare with; insert stores the fact pending.
@@ -255,6 +263,7 @@ func (e *Embedder) put(ctx context.Context, m memory.Memory) (memory.Memory, err
 // reinforce counts another observation of an existing memory, once per
 // source event. The memory is modified as of the observation's own time,
 // not the wall clock, so replayed or imported history does not look fresh.
+// A superseded or archived memory said again is revived (see revive).
 func (e *Embedder) reinforce(ctx context.Context, m, seen memory.Memory, source, outcome string) error {
 	unlock := e.lockID(m.Tenant, m.ID)
 	defer unlock()
@@ -264,6 +273,7 @@ func (e *Embedder) reinforce(ctx context.Context, m, seen memory.Memory, source,
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return fmt.Errorf("look up memory %s: %w", m.ID, err)
 	}
+	op := memory.StoredReinforced
 	if !m.HasSource(source) {
 		m.RepetitionCount++
 		boostStyle(&m)
@@ -271,12 +281,16 @@ func (e *Embedder) reinforce(ctx context.Context, m, seen memory.Memory, source,
 		if ts := seen.CreatedAt; ts.After(m.ModifiedAt) {
 			m.ModifiedAt = ts
 		}
+		if revive(&m, e.observedAt(seen)) {
+			op, outcome = memory.StoredUpdated, "revived"
+			e.log.InfoContext(ctx, "memory said again, revived", "tenant", m.Tenant, "memory", m.ID, "fact", seen.ID)
+		}
 		if err := e.store.Upsert(ctx, []memory.Memory{m}); err != nil {
 			return fmt.Errorf("reinforce memory %s: %w", m.ID, err)
 		}
 	}
 	e.outcomes.WithLabelValues(outcome).Inc()
-	return e.announce(ctx, m, memory.StoredReinforced, source)
+	return e.announce(ctx, m, op, source)
 }
 
 func (e *Embedder) feedback(ctx context.Context, f *memory.FactMessage) error {

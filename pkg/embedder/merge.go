@@ -9,13 +9,14 @@ import (
 
 	"github.com/recollect-dev/recollect/pkg/llm"
 	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/samefact"
 )
 
 // mergeSystem is 003's INSERT_MERGE_PROMPT in spirit: judge sameness
 // strictly, and never lose a detail when merging.
 const mergeSystem = `You maintain an agent's long-term memory. You are given an EXISTING memory and a NEW fact that is similar to it.
 Decide whether they describe the same fact (the same preference, decision, entity or procedure), possibly worded differently or with more detail in one of them.
-They are NOT the same if they are about different things, or if one contradicts the other.
+They are NOT the same if they are about different things, or if one contradicts the other: a different number, date, version, name, path or key, or one negating the other, means NOT the same.
 If they are the same, write ONE merged statement that keeps every specific detail of both: numbers, names, dates, versions, paths, commands. Do not generalise, do not add anything that is in neither.
 Answer in JSON only: {"same": true, "merged": "<the merged statement>"} or {"same": false}.`
 
@@ -33,7 +34,9 @@ var errMergeAnswer = errors.New("unusable insert-merge answer")
 // It reports whether the fact was taken care of (merged, or this source
 // event already touched the match); false means: insert it. Every LLM
 // failure means insert, counted and logged: a fact is never dropped
-// because the judge was unavailable.
+// because the judge was unavailable. classify offers only a match that
+// package samefact finds mergeable (no conflicting detail), and a merged
+// statement that drops or changes a detail of either is refused.
 func (e *Embedder) merge(ctx context.Context, match, m memory.Memory, source string) (bool, error) {
 	if match.HasSource(mergeToken(source, m.ID)) {
 		// This fact of this event already merged into the match: a
@@ -50,6 +53,13 @@ func (e *Embedder) merge(ctx context.Context, match, m memory.Memory, source str
 			err = fmt.Errorf("%w: %w", errMergeAnswer, verr)
 		}
 	}
+	if err == nil && merged != "" {
+		if lost := lostDetail(merged, match.Content, m.Content); lost != "" {
+			e.merges.WithLabelValues("lost_detail").Inc()
+			e.log.WarnContext(ctx, "insert merge lost a detail, inserting the fact", "tenant", m.Tenant, "memory", match.ID, "fact", m.ID, "reason", lost)
+			return false, nil
+		}
+	}
 	if err != nil {
 		e.merges.WithLabelValues("failed").Inc()
 		e.log.WarnContext(ctx, "insert merge failed, inserting the fact", "tenant", m.Tenant, "memory", match.ID, "fact", m.ID, "error", err)
@@ -60,6 +70,18 @@ func (e *Embedder) merge(ctx context.Context, match, m memory.Memory, source str
 		return false, nil
 	}
 	return true, e.applyMerge(ctx, match, m, merged, source)
+}
+
+// lostDetail checks that a merged statement keeps every detail of both
+// statements it merges (package samefact: each must fold into it) and
+// returns what it lost or changed, or "".
+func lostDetail(merged string, parts ...string) string {
+	for _, p := range parts {
+		if v := samefact.CompareDetails(merged, p); !v.Folds() {
+			return v.Verdict.String() + ": " + v.Reason
+		}
+	}
+	return ""
 }
 
 // judge returns the merged statement, or "" when the two are distinct.

@@ -142,6 +142,57 @@ func TestNoMergeWithoutLLMOrOutsideTheBand(t *testing.T) {
 	}
 }
 
+// TestInsertMergeRespectsDetails: a pair whose details conflict is never
+// judged by the LLM (an unscripted request would fail the test), and a
+// merged statement that drops or changes a detail of either is refused:
+// the fact is inserted and the memory left as it was.
+func TestInsertMergeRespectsDetails(t *testing.T) {
+	tests := []struct {
+		name, first, second string
+		merged              string // the LLM's answer; "" for none expected
+	}{
+		// cosine 0.87: inside the merge band, below the screen.
+		{"negation is never judged", "The user likes green tea in the morning.", "The user does not like green tea in the morning.", ""},
+		{"another name is never judged", "The user's editor for writing Go code is Vim.", "The user's editor for writing Go code is Helix.", ""},
+		{"a merge dropping a name is refused", mergeOld, mergeNew, mergeOld},
+		{"a merge changing a number is refused", "The api service uses Postgres in production.", "The api service uses Postgres 16 in production.",
+			"The api service uses Postgres 15 in production."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, srv := newMergeFixture(t)
+			if err := f.handle(t, fact(tt.first, "acme:e1")); err != nil {
+				t.Fatal(err)
+			}
+			if tt.merged != "" {
+				srv.Push(llmtest.JSON(map[string]any{"same": true, "merged": tt.merged}))
+			}
+			if err := f.handle(t, fact(tt.second, "acme:e2")); err != nil {
+				t.Fatal(err)
+			}
+			mems := f.all(t)
+			if len(mems) != 2 {
+				t.Fatalf("%d memories, want 2: %+v", len(mems), mems)
+			}
+			for _, m := range mems {
+				if m.Content != tt.first && m.Content != tt.second || m.RepetitionCount != 1 {
+					t.Fatalf("memory changed: %+v", m)
+				}
+			}
+			wantCalls, lost := 0, 0.0
+			if tt.merged != "" {
+				wantCalls, lost = 1, 1
+			}
+			if n := len(srv.Requests()); n != wantCalls {
+				t.Fatalf("%d llm calls, want %d", n, wantCalls)
+			}
+			if got := counterValue(t, f.e.merges.WithLabelValues("lost_detail")); got != lost {
+				t.Fatalf("lost_detail counted %g times, want %g", got, lost)
+			}
+		})
+	}
+}
+
 func counterValue(t *testing.T, c prometheus.Counter) float64 {
 	t.Helper()
 	var m dto.Metric
