@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"time"
+	"unicode/utf8"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
 )
@@ -22,12 +23,13 @@ func Deciders() []string {
 	return []string{DeciderRule, DeciderLLM, DeciderUser, DeciderOperator}
 }
 
-// Limits of an entry's fields.
+// Limits of an entry's fields. Free text is bounded generously: an entry
+// refused for a long reason would fail its whole epoch (ClipReason).
 const (
-	MaxNameChars   = 64  // phase, op, decider, model
+	MaxNameChars   = 64  // phase, op, decider
+	MaxModelChars  = 256 // model names can be paths
 	MaxEpochChars  = 256 // the epoch request id
-	MaxMemoryIDs   = 1000
-	MaxReasonChars = 4096
+	MaxReasonChars = 16 << 10
 )
 
 // Entry is one operation of a phase, applied or refused. Before and After
@@ -94,12 +96,10 @@ func (e *Entry) Validate() error {
 		return fieldErr("op", "must be 1-%d characters", MaxNameChars)
 	case !slices.Contains(Deciders(), e.Decider):
 		return fieldErr("decider", "must be one of %v (got %q)", Deciders(), e.Decider)
-	case len(e.Model) > MaxNameChars:
-		return fieldErr("model", "is longer than %d characters", MaxNameChars)
+	case len(e.Model) > MaxModelChars:
+		return fieldErr("model", "is longer than %d characters", MaxModelChars)
 	case len(e.Epoch) > MaxEpochChars:
 		return fieldErr("epoch", "is longer than %d characters", MaxEpochChars)
-	case len(e.MemoryIDs) > MaxMemoryIDs:
-		return fieldErr("memory_ids", "has more than %d ids", MaxMemoryIDs)
 	case len(e.Reason) > MaxReasonChars:
 		return fieldErr("reason", "is longer than %d characters", MaxReasonChars)
 	case len(e.Before) > 0 && !json.Valid(e.Before):
@@ -118,6 +118,20 @@ func ValidateAll(entries []Entry) error {
 		}
 	}
 	return nil
+}
+
+// ClipReason cuts a reason (a model's words, say) to MaxReasonChars bytes
+// on a character boundary, marking the cut.
+func ClipReason(s string) string {
+	if len(s) <= MaxReasonChars {
+		return s
+	}
+	const mark = "…"
+	cut := MaxReasonChars - len(mark)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + mark
 }
 
 func validName(s string) bool { return s != "" && len(s) <= MaxNameChars }

@@ -3,6 +3,8 @@ package auditlog_test
 import (
 	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
 
 	"github.com/recollect-dev/recollect/pkg/auditlog"
 	"github.com/recollect-dev/recollect/pkg/memory"
@@ -36,5 +38,24 @@ func TestQueryNormalized(t *testing.T) {
 	}
 	if q, err := (auditlog.Query{Tenant: "acme", Limit: auditlog.MaxLimit}).Normalized(); err != nil || q.Limit != auditlog.MaxLimit {
 		t.Fatalf("the maximum limit: %+v, %v", q, err)
+	}
+}
+
+func TestClipReason(t *testing.T) {
+	if got := auditlog.ClipReason("short"); got != "short" {
+		t.Fatalf("ClipReason(short) = %q", got)
+	}
+	long := strings.Repeat("é", auditlog.MaxReasonChars) // two bytes each
+	got := auditlog.ClipReason(long)
+	if len(got) > auditlog.MaxReasonChars || !strings.HasSuffix(got, "…") || !utf8.ValidString(got) {
+		t.Fatalf("ClipReason of %d bytes gave %d bytes, valid %v", len(long), len(got), utf8.ValidString(got))
+	}
+	e := auditlog.Entry{Tenant: "acme", Time: time.Now(), Phase: "audit", Op: "merge", Decider: auditlog.DeciderLLM, Reason: got}
+	if err := e.Validate(); err != nil {
+		t.Fatalf("a clipped reason is refused: %v", err)
+	}
+	e.Reason = long
+	if err := e.Validate(); err == nil {
+		t.Fatal("an overlong reason is accepted")
 	}
 }
