@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/recollect-dev/recollect/pkg/auditlog"
 	"github.com/recollect-dev/recollect/pkg/auth"
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/domains"
@@ -40,6 +41,9 @@ type App struct {
 	store store.Store
 	locks lock.Locker
 	usage usage.Sink
+	// audit is the consolidation audit log (ClickHouse with
+	// --clickhouse-dsn, else day files in the data dir), metered.
+	audit auditlog.Log
 	model embed.Embedder
 	// queryModel is the same model recorded under the query component.
 	queryModel embed.Embedder
@@ -89,6 +93,9 @@ func (a *App) Web() *web.Server { return a.web }
 // Bus is the process's bus, once the bus module started.
 func (a *App) Bus() *bus.Bus { return a.bus }
 
+// Audit is the process's audit log, once the audit-log module started.
+func (a *App) Audit() auditlog.Log { return a.audit }
+
 func (a *App) ready() error {
 	if !a.mods.Ready() {
 		return errors.New("modules starting, stopping or failed")
@@ -136,7 +143,7 @@ func (a *App) warnSplit() {
 		a.log.Warn("split deployment with in-process leases: set --redis-url so leases hold across processes")
 	}
 	if a.cfg.ClickHouse.DSN == "" {
-		a.log.Warn("split deployment with the local usage log: set --clickhouse-dsn to collect model usage in one place")
+		a.log.Warn("split deployment with the local usage and audit logs: set --clickhouse-dsn to collect model usage and the audit log in one place")
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	auditch "github.com/recollect-dev/recollect/pkg/auditlog/clickhouse"
 	"github.com/recollect-dev/recollect/pkg/auth"
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/consolidate"
@@ -57,6 +58,7 @@ type Config struct {
 	Bus         bus.Config
 	Redis       redislock.Config
 	ClickHouse  clickhouse.Config
+	Audit       auditch.Config
 	Usage       usage.Config
 	Ingest      ingest.Config
 	Extract     extract.Config
@@ -83,7 +85,7 @@ func (c *Config) RegisterFlags(fs *pflag.FlagSet, fixedTarget string) {
 	} else {
 		c.Targets = []string{fixedTarget}
 	}
-	fs.StringVar(&c.DataDir, "data-dir", "./data", "directory for the embedded NATS store, the local memory store and the local usage log")
+	fs.StringVar(&c.DataDir, "data-dir", "./data", "directory for the embedded NATS store, the local memory store and the local usage and audit logs")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.BoolVar(&c.Insecure, "insecure", false, "serve the API without API keys on a non-loopback listener or from a split ingest/query process")
 	fs.StringVar(&c.StoreBackend, "store", StoreAuto, "memory store: auto (qdrant when --qdrant-addr is set, local in one process, else remote), local, remote (the store target of another process, over NATS), qdrant")
@@ -93,6 +95,7 @@ func (c *Config) RegisterFlags(fs *pflag.FlagSet, fixedTarget string) {
 	c.Bus.RegisterFlags("", fs)
 	c.Redis.RegisterFlags("", fs)
 	c.ClickHouse.RegisterFlags("", fs)
+	c.Audit.RegisterFlags("", fs)
 	c.Usage.RegisterFlags("", fs)
 	c.Ingest.RegisterFlags("", fs)
 	c.Extract.RegisterFlags("", fs)
@@ -138,7 +141,7 @@ func (c *Config) Validate() error {
 	default:
 		errs = append(errs, fmt.Errorf("store must be auto, local, remote or qdrant (got %q)", c.StoreBackend))
 	}
-	for _, v := range []interface{ Validate() error }{&c.Web, &c.Auth, &c.Bus, &c.Redis, &c.ClickHouse, &c.Usage, &c.Ingest,
+	for _, v := range []interface{ Validate() error }{&c.Web, &c.Auth, &c.Bus, &c.Redis, &c.ClickHouse, &c.Audit, &c.Usage, &c.Ingest,
 		&c.Extract, &c.LLM, &c.Domains, &c.Embedder, &c.Consolidate, &c.Topiary, &c.Recall, &c.Topics, c.LocalStore, &c.RemoteStore, c.Qdrant, &c.PromptCtx, &c.Embed, &c.EmbedCache} {
 		if err := v.Validate(); err != nil {
 			errs = append(errs, err)

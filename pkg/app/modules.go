@@ -50,6 +50,7 @@ const (
 	modStore = "memory-store"
 	modLocks = "locks"
 	modUsage = "usage"
+	modAudit = "audit-log"
 	modModel = "embedding-model"
 )
 
@@ -68,13 +69,14 @@ func (a *App) registerModules() {
 	m.Register(modules.Module{Name: modStore, Deps: storeDeps, Init: a.initStore})
 	m.Register(modules.Module{Name: modLocks, Init: a.initLocks})
 	m.Register(modules.Module{Name: modUsage, Init: a.initUsage})
+	m.Register(modules.Module{Name: modAudit, Init: a.initAudit})
 	m.Register(modules.Module{Name: modModel, Deps: []string{modUsage}, Init: a.initModel})
 	m.Register(modules.Module{Name: TargetIngest, Public: true, Deps: []string{modBus}, Init: a.initIngest})
 	m.Register(modules.Module{Name: TargetExtractor, Public: true, Deps: []string{modBus, modLocks, modUsage}, Init: a.initExtractor})
 	m.Register(modules.Module{Name: TargetEmbedder, Public: true, Deps: []string{modBus, modStore, modModel, modLocks, modUsage}, Init: a.initEmbedder})
-	m.Register(modules.Module{Name: TargetConsolidator, Public: true, Deps: []string{modBus, modStore, modModel, modLocks, modUsage}, Init: a.initConsolidator})
+	m.Register(modules.Module{Name: TargetConsolidator, Public: true, Deps: []string{modBus, modStore, modModel, modLocks, modUsage, modAudit}, Init: a.initConsolidator})
 	m.Register(modules.Module{Name: TargetTopiary, Public: true, Deps: []string{modBus, modStore, modLocks}, Init: a.initTopiary})
-	m.Register(modules.Module{Name: TargetQuery, Public: true, Deps: []string{modBus, modStore, modModel, modUsage}, Init: a.initQuery})
+	m.Register(modules.Module{Name: TargetQuery, Public: true, Deps: []string{modBus, modStore, modModel, modUsage, modAudit}, Init: a.initQuery})
 	m.Register(modules.Module{Name: TargetStore, Public: true, Deps: []string{modBus, modStore}, Init: a.initStoreServer})
 	m.Register(modules.Module{Name: TargetAll, Public: true, Deps: []string{TargetIngest, TargetExtractor, TargetEmbedder, TargetConsolidator, TargetTopiary, TargetQuery}})
 }
@@ -349,6 +351,7 @@ func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
 		return nil, err
 	}
 	q.SetEmbedder(a.queryModel, vz)
+	q.SetAudit(a.audit)
 	q.Routes(a.web.Handle)
 	tok, err := promptctx.NewBPE()
 	if err != nil {

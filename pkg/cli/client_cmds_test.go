@@ -176,6 +176,8 @@ func TestClientCommands(t *testing.T) {
 		}
 	})
 
+	t.Run("audit", func(t *testing.T) { testAuditCmd(t, a) })
+
 	t.Run("no server", func(t *testing.T) {
 		_, err := run(t, "stats", "--url", "http://127.0.0.1:1", "--timeout", "5s")
 		if err == nil || !strings.Contains(err.Error(), "GET /v1/stats") {

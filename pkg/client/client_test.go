@@ -268,6 +268,8 @@ func TestClient(t *testing.T) {
 			t.Fatalf("resume: %v", err)
 		}
 	})
+
+	t.Run("audit", func(t *testing.T) { testAudit(t, a, c) })
 }
 
 func TestIngestBatches(t *testing.T) {

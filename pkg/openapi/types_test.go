@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recollect-dev/recollect/pkg/auditlog"
 	"github.com/recollect-dev/recollect/pkg/ingest"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/openapi"
@@ -101,6 +102,8 @@ func TestSchemasMatchGoTypes(t *testing.T) {
 		{"LearnRequest", query.LearnRequest{}, false},
 		{"ListResponse", query.ListResponse{}, true},
 		{"Stats", query.Stats{}, true},
+		{"AuditResponse", query.AuditResponse{}, true},
+		{"AuditEntry", auditlog.Entry{}, true},
 		{"LearnResponse", query.LearnResponse{}, true},
 		{"DeleteResponse", query.DeleteResponse{}, true},
 		{"History", query.History{}, true},

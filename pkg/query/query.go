@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/recollect-dev/recollect/pkg/auditlog"
 	"github.com/recollect-dev/recollect/pkg/auth"
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/consolidate"
@@ -58,6 +59,8 @@ type Query struct {
 	// model and vectors embed imported records (SetEmbedder).
 	model   embed.Embedder
 	vectors *embedder.Vectorizer
+	// audit reads the consolidation audit log (SetAudit).
+	audit auditlog.Reader
 }
 
 // New builds the module.
@@ -93,6 +96,9 @@ func (q *Query) Routes(handle func(pattern string, h http.Handler)) {
 	route("GET /v1/stats", q.stats)
 	route("GET /v1/export", q.export)
 	route("POST /v1/import", q.importMemories)
+	if q.audit != nil {
+		route("GET /v1/audit", q.auditLog)
+	}
 }
 
 func (q *Query) recall(w http.ResponseWriter, r *http.Request) {
