@@ -322,7 +322,7 @@ func (a *App) initConsolidator(ctx context.Context) (modules.Service, error) {
 		return nil, err
 	}
 	return consolidate.New(a.cfg.Consolidate, a.store, a.mbus, a.locks, a.reg, a.log, a.now,
-		consolidate.WithLLM(client), consolidate.WithVectors(vz, a.model.Model()))
+		consolidate.WithLLM(client), consolidate.WithVectors(vz, a.model.Model()), consolidate.WithJournal(auditJournal{a.audit}))
 }
 
 func (a *App) initTopiary(ctx context.Context) (modules.Service, error) {
