@@ -11,6 +11,7 @@ import (
 
 	"github.com/ClickHouse/clickhouse-go/v2"
 
+	"github.com/recollect-dev/recollect/internal/llmtest"
 	"github.com/recollect-dev/recollect/internal/testserver"
 	"github.com/recollect-dev/recollect/pkg/query"
 )
@@ -20,6 +21,8 @@ import (
 type cluster struct {
 	procs map[string]*proc
 	dsn   string
+	// llm is the scripted LLM server the consolidator and topiary use.
+	llm *llmtest.Server
 }
 
 func startCluster(t *testing.T) *cluster {
@@ -34,12 +37,18 @@ func startCluster(t *testing.T) *cluster {
 		"--extractor-timeout", "5s", "--embedder-timeout", "5s",
 		// No API keys here: tenancy_test.go covers them.
 		"--insecure"}
-	c := &cluster{procs: map[string]*proc{}, dsn: dsn}
+	c := &cluster{procs: map[string]*proc{}, dsn: dsn, llm: llmtest.New(t)}
+	c.llm.Handle(lifecycleScript)
+	withLLM := []string{"--llm-url", c.llm.URL(), "--llm-level", "full", "--llm-model", "scripted", "--triage-min-age", "0s"}
 	store := newProc(t, bins, "recollect", append([]string{"run", "--target", "store", "--data-dir", filepath.Join(data, "store")}, common...)...)
 	store.start(t)
 	c.procs["store"] = store
 	for _, m := range []string{"ingest", "extractor", "embedder", "consolidator", "topiary", "query"} {
-		p := newProc(t, bins, m, append([]string{"--data-dir", filepath.Join(data, m)}, common...)...)
+		args := append([]string{"--data-dir", filepath.Join(data, m)}, common...)
+		if m == "consolidator" || m == "topiary" {
+			args = append(args, withLLM...)
+		}
+		p := newProc(t, bins, m, args...)
 		p.start(t)
 		c.procs[m] = p
 	}
@@ -52,6 +61,7 @@ func TestSplitDeployment(t *testing.T) {
 	c := startCluster(t)
 	t.Run("recall across processes", func(t *testing.T) { recallAcrossProcesses(t, c) })
 	t.Run("kill workers mid-stream", func(t *testing.T) { killWorkersMidStream(t, c) })
+	t.Run("lifecycle across processes", func(t *testing.T) { lifecycleAcrossProcesses(t, c) })
 }
 
 func recallAcrossProcesses(t *testing.T, c *cluster) {
