@@ -62,14 +62,17 @@ func (q *Query) deleteByPrefix(w http.ResponseWriter, r *http.Request, tenant, p
 		q.fail(w, r, "list memories to delete", err)
 		return
 	}
-	if deleted, ok := q.deleteIDs(w, r, tenant, ids); ok {
-		web.WriteJSON(w, http.StatusOK, DeleteResponse{Deleted: deleted})
+	deleted, ok := q.deleteIDs(w, r, tenant, "namespace_prefix", ids)
+	if !ok {
+		return
 	}
+	q.log.InfoContext(r.Context(), "deleted namespace prefix", "tenant", tenant, "namespace_prefix", prefix, "deleted", deleted)
+	web.WriteJSON(w, http.StatusOK, DeleteResponse{Deleted: deleted})
 }
 
-// deleteIDs deletes ids in order, batch by batch, announcing each batch.
-// On failure it has answered and returns false.
-func (q *Query) deleteIDs(w http.ResponseWriter, r *http.Request, tenant string, ids []string) (int, bool) {
+// deleteIDs deletes ids in order, batch by batch, announcing and counting
+// each batch under by. On failure it has answered and returns false.
+func (q *Query) deleteIDs(w http.ResponseWriter, r *http.Request, tenant, by string, ids []string) (int, bool) {
 	deleted := 0
 	for start := 0; start < len(ids); start += deleteBatch {
 		batch := ids[start:min(start+deleteBatch, len(ids))]
@@ -78,6 +81,7 @@ func (q *Query) deleteIDs(w http.ResponseWriter, r *http.Request, tenant string,
 			return deleted, false
 		}
 		deleted += len(batch)
+		q.deleted.WithLabelValues(by).Add(float64(len(batch)))
 		q.announceDeleted(r.Context(), tenant, batch)
 	}
 	return deleted, true
@@ -118,7 +122,7 @@ func (q *Query) purgeSubject(w http.ResponseWriter, r *http.Request, tenant, sub
 	// short leaves what remains reachable from the subject, so a retry
 	// finishes it.
 	slices.Reverse(ids)
-	deleted, ok := q.deleteIDs(w, r, tenant, ids)
+	deleted, ok := q.deleteIDs(w, r, tenant, "subject", ids)
 	if !ok {
 		return
 	}

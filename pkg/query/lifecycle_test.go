@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/store"
@@ -157,7 +159,8 @@ func TestHistoryChainBound(t *testing.T) {
 }
 
 func TestPurgeSubject(t *testing.T) {
-	h := newHarness(t)
+	var q *Query
+	h := newHarness(t, func(m *Query) { q = m })
 	h.put(t,
 		memory.Memory{ID: "a1", Subject: "alice", Content: "alice lives in Lyon"},
 		memory.Memory{ID: "a2", Subject: "alice", Content: "alice used vim", Archived: true},
@@ -215,5 +218,15 @@ func TestPurgeSubject(t *testing.T) {
 	}
 	if code := h.do(t, http.MethodDelete, "/v1/memories?tenant=acme&subject=alice", nil, &resp); code != http.StatusOK || resp.Deleted != 0 {
 		t.Fatalf("second purge answered %d %+v, want 200 with 0 deleted", code, resp)
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(q.deleted)
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mfs) != 1 || len(mfs[0].GetMetric()) != 1 || mfs[0].GetMetric()[0].GetLabel()[0].GetValue() != "subject" ||
+		mfs[0].GetMetric()[0].GetCounter().GetValue() != 6 {
+		t.Fatalf("recollect_query_deleted_total = %v, want 6 by subject", mfs)
 	}
 }

@@ -55,7 +55,11 @@ type Query struct {
 	log      *slog.Logger
 	now      func() time.Time
 	latency  *prometheus.HistogramVec
-	tokens   *tokenCache // counts content tokens for stats
+	// deleted counts the user's hard deletes, by how they were asked for
+	// (id, namespace_prefix, subject): the only deletes besides the
+	// operator's archived retention.
+	deleted *prometheus.CounterVec
+	tokens  *tokenCache // counts content tokens for stats
 	// model and vectors embed imported records (SetEmbedder).
 	model   embed.Embedder
 	vectors *embedder.Vectorizer
@@ -68,8 +72,10 @@ func New(r *recall.Recaller, st store.Store, pub Publisher, trees TreeLoader, re
 	q := &Query{recaller: r, store: st, pub: pub, trees: trees, log: log, now: now, tokens: newTokenCache()}
 	q.latency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "recollect_query_duration_seconds", Help: "Query API latency by route.",
 		Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}}, []string{"route"})
+	q.deleted = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "recollect_query_deleted_total",
+		Help: "Memories hard-deleted at the user's request, by how they were named (id, namespace_prefix, subject)."}, []string{"by"})
 	if reg != nil {
-		reg.MustRegister(q.latency)
+		reg.MustRegister(q.latency, q.deleted)
 	}
 	return q
 }
@@ -256,6 +262,8 @@ func (q *Query) delete(w http.ResponseWriter, r *http.Request) {
 		q.fail(w, r, "delete memory", err)
 		return
 	}
+	q.deleted.WithLabelValues("id").Inc()
+	q.log.InfoContext(r.Context(), "deleted memory", "tenant", tenant, "id", id)
 	data, _ := json.Marshal(memory.StoredEvent{Tenant: tenant, ID: id, Op: memory.StoredDeleted})
 	if err := q.pub.Publish(r.Context(), bus.Msg{Subject: bus.StoredSubject(tenant), ID: "deleted:" + tenant + ":" + id, Data: data}); err != nil {
 		q.log.WarnContext(r.Context(), "announce deletion", "tenant", tenant, "error", err)
