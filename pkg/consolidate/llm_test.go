@@ -293,3 +293,26 @@ func TestAuditSandbox(t *testing.T) {
 		})
 	}
 }
+
+// checkMerged refuses a merged text that drops or changes a detail of an
+// input, or keeps under half of the shortest input.
+func TestCheckMerged(t *testing.T) {
+	a := &memory.Memory{ID: "a", Content: "The API gateway listens on port 8080 in staging"}
+	b := &memory.Memory{ID: "b", Content: "In staging the API gateway listens on port 8080 behind nginx"}
+	for _, tc := range []struct {
+		merged string
+		ok     bool
+	}{
+		{"In staging the API gateway listens on port 8080 behind nginx", true},
+		{"The staging API gateway listens on port 8080, behind nginx", true},
+		{"The staging API gateway listens on port 9090 behind nginx", false},
+		{"The API gateway does not listen on port 8080 in staging behind nginx", false},
+		{"gateway 8080", false},
+		{"", false},
+	} {
+		err := checkMerged(tc.merged, a, b)
+		if (err == nil) != tc.ok {
+			t.Errorf("%q: err %v, want ok %v", tc.merged, err, tc.ok)
+		}
+	}
+}

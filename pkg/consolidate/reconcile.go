@@ -10,6 +10,7 @@ import (
 
 	"github.com/recollect-dev/recollect/pkg/llm"
 	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/samefact"
 	"github.com/recollect-dev/recollect/pkg/store"
 )
 
@@ -164,6 +165,10 @@ func (r *run) findPairs(ctx context.Context) error {
 				newer, older = older, newer
 			}
 			switch {
+			case h.Score >= r.rules.MergeSim && samefact.Compare(*older, *newer).Verdict == samefact.Conflict:
+				// Near duplicates with a differing number, date, name or
+				// negation are an update, not a duplicate: reconcile.
+				r.queuePair(newer, older, h.Score)
 			case h.Score >= r.rules.MergeSim:
 				r.mergeQueue = append(r.mergeQueue, pair{newer: newer, older: older, sim: h.Score})
 			case h.Score > r.rules.ReconcileMinSim && validSince(newer)-validSince(older) >= r.rules.ReconcileMinGap.Nanoseconds():
@@ -271,7 +276,8 @@ func (r *run) reconcileLLM(ctx context.Context, p pair) {
 }
 
 // checkMerged is the sandbox's content rule for any merge: the merged text
-// keeps at least half of the shortest input.
+// keeps at least half of the shortest input, and every detail (number,
+// date, name, negation) of every input (package samefact).
 func checkMerged(merged string, in ...*memory.Memory) error {
 	if err := validContent(merged); err != nil {
 		return err
@@ -284,6 +290,11 @@ func checkMerged(merged string, in ...*memory.Memory) error {
 	}
 	if n := utf8.RuneCountInString(strings.TrimSpace(merged)); n*2 < shortest {
 		return fmt.Errorf("merged text of %d characters is under half the shortest input (%d)", n, shortest)
+	}
+	for _, m := range in {
+		if v := samefact.CompareDetails(merged, m.Content); !v.Folds() {
+			return fmt.Errorf("merged text loses a detail of %s (%s: %s)", m.ID, v.Verdict, v.Reason)
+		}
 	}
 	return nil
 }
