@@ -379,10 +379,12 @@ func (r *run) phases(ctx context.Context, step func() error) error {
 }
 
 // activeSince reports whether anything happened to the tenant's
-// memories since t (the epoch's own writes carry exactly t).
+// memories since t (the epoch's own writes carry exactly t): a memory no
+// epoch has seen yet (a backdated one too), one recalled, or one written
+// since.
 func (r *run) activeSince(t time.Time) bool {
 	for _, m := range r.mems {
-		if m.CreatedAt.After(t) || m.LastAccessed.After(t) || (m.ModifiedAt.After(t) && !m.ModifiedAt.Equal(t)) {
+		if (m.Epoch == 0 && active(m)) || m.CreatedAt.After(t) || m.LastAccessed.After(t) || m.ValidFrom.After(t) || m.ModifiedAt.After(t) {
 			return true
 		}
 	}

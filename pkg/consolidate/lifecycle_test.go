@@ -137,6 +137,33 @@ func TestSupersedeByKey(t *testing.T) {
 	}
 }
 
+// A backdated memory arriving after an epoch (an import, a replayed
+// event) is still new to consolidation: its key supersedes the older
+// value, and a scheduled epoch does not skip it as idle.
+func TestBackdatedUpdateAfterAnEpoch(t *testing.T) {
+	f := newFixture(t, "")
+	vim := f.mem("My editor is Vim", memory.TypePreference, memory.SourceAPI)
+	vim.Key = "editor"
+	vim.CreatedAt, vim.ValidFrom = vim.CreatedAt.Add(-60*24*time.Hour), vim.ValidFrom.Add(-60*24*time.Hour)
+	f.put(t, vim)
+	f.epoch(t)
+	f.clock.add(time.Hour)
+	helix := f.mem("I switched to Helix", memory.TypePreference, memory.SourceAPI)
+	helix.Key = "editor"
+	helix.CreatedAt, helix.ValidFrom, helix.ModifiedAt = vim.CreatedAt.Add(24*time.Hour), vim.ValidFrom.Add(24*time.Hour), vim.CreatedAt.Add(24*time.Hour)
+	f.put(t, helix)
+	ev, err := f.c.Epoch(t.Context(), tenant, "schedule:later", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Superseded != 1 {
+		t.Fatalf("scheduled epoch after a backdated update: %+v", ev)
+	}
+	if m := f.get(t, vim.ID); m.SupersededBy != helix.ID {
+		t.Fatalf("vim superseded by %q", m.SupersededBy)
+	}
+}
+
 // A crash in the middle of an epoch's writes, then the redelivery (and,
 // separately, the next request): every memory is decayed exactly once.
 func TestInterruptedEpochAppliesNothingTwice(t *testing.T) {
@@ -221,4 +248,23 @@ func hasTagPrefix(m *memory.Memory, p string) bool {
 		}
 	}
 	return false
+}
+
+// A scheduled epoch over a tenant with nothing new since the last one
+// changes nothing (003: no decay while idle).
+func TestScheduledEpochIdles(t *testing.T) {
+	f := newFixture(t, "")
+	m := f.mem("The build uses Bazel", memory.TypeFact, memory.SourceTurn)
+	m.Layer, m.Importance = memory.LayerWorking, 0.5
+	f.put(t, m)
+	f.epoch(t)
+	f.clock.add(time.Hour)
+	for i := range 3 {
+		if _, err := f.c.Epoch(t.Context(), tenant, fmt.Sprintf("schedule:%d", i), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := f.get(t, m.ID); math.Abs(got.Importance-(0.5-0.003)) > 1e-9 {
+		t.Fatalf("importance %v after idle scheduled epochs", got.Importance)
+	}
 }

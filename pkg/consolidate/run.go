@@ -113,13 +113,15 @@ func (r *run) load(ctx context.Context) error {
 	return nil
 }
 
-// changed reports whether m is new to consolidation: created or made valid
-// again since the previous epoch, and not yet done by this one.
+// changed reports whether m is new to consolidation: never seen by an
+// epoch (whatever its timestamps say: an event or import may be
+// backdated), or created or made valid again since the previous epoch;
+// and not yet done by this one.
 func (r *run) changed(m *memory.Memory) bool {
 	if m.Epoch >= r.seq || !active(m) {
 		return false
 	}
-	return r.last.IsZero() || m.CreatedAt.After(r.last) || m.ValidFrom.After(r.last) || m.Epoch == 0
+	return m.Epoch == 0 || r.last.IsZero() || m.CreatedAt.After(r.last) || m.ValidFrom.After(r.last)
 }
 
 // mutable reports whether this epoch may still change m.
