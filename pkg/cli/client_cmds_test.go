@@ -110,6 +110,13 @@ func TestClientCommands(t *testing.T) {
 		}
 	})
 
+	t.Run("consolidate", func(t *testing.T) {
+		out := mustRun(t, "consolidate", "--tenant", "acme")
+		if !regexp.MustCompile(`^epoch manual:\S+ requested for tenant acme\n$`).MatchString(out) {
+			t.Fatalf("consolidate printed %q", out)
+		}
+	})
+
 	t.Run("topics", func(t *testing.T) {
 		var tr query.TopicsResponse
 		clienttest.Eventually(t, time.Minute, "topic tree", func() error {

@@ -59,7 +59,7 @@ func NewRoot() *cobra.Command {
 	root.AddCommand(newEvalCmd(), newRememberCmd(), newRecallCmd(), newContextCmd(), newResumeCmd(), newTopicsCmd(), newStatsCmd(),
 		newForgetCmd(), newMCPCmd())
 	root.AddCommand(newExportCmd(), newImportCmd(), newReindexCmd())
-	root.AddCommand(newAuditCmd())
+	root.AddCommand(newAuditCmd(), newConsolidateCmd())
 	return root
 }
 
