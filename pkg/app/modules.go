@@ -75,7 +75,7 @@ func (a *App) registerModules() {
 	m.Register(modules.Module{Name: TargetExtractor, Public: true, Deps: []string{modBus, modLocks, modUsage}, Init: a.initExtractor})
 	m.Register(modules.Module{Name: TargetEmbedder, Public: true, Deps: []string{modBus, modStore, modModel, modLocks, modUsage}, Init: a.initEmbedder})
 	m.Register(modules.Module{Name: TargetConsolidator, Public: true, Deps: []string{modBus, modStore, modModel, modLocks, modUsage, modAudit}, Init: a.initConsolidator})
-	m.Register(modules.Module{Name: TargetTopiary, Public: true, Deps: []string{modBus, modStore, modLocks}, Init: a.initTopiary})
+	m.Register(modules.Module{Name: TargetTopiary, Public: true, Deps: []string{modBus, modStore, modLocks, modUsage}, Init: a.initTopiary})
 	m.Register(modules.Module{Name: TargetQuery, Public: true, Deps: []string{modBus, modStore, modModel, modUsage, modAudit}, Init: a.initQuery})
 	m.Register(modules.Module{Name: TargetStore, Public: true, Deps: []string{modBus, modStore}, Init: a.initStoreServer})
 	m.Register(modules.Module{Name: TargetAll, Public: true, Deps: []string{TargetIngest, TargetExtractor, TargetEmbedder, TargetConsolidator, TargetTopiary, TargetQuery}})
@@ -325,8 +325,14 @@ func (a *App) initConsolidator(ctx context.Context) (modules.Service, error) {
 		consolidate.WithLLM(client), consolidate.WithVectors(vz, a.model.Model()), consolidate.WithJournal(auditJournal{a.audit}))
 }
 
+// initTopiary builds the topiary module: topic names through the LLM
+// (tier naming) when --llm-url is set, word names otherwise.
 func (a *App) initTopiary(ctx context.Context) (modules.Service, error) {
-	return topiary.New(a.cfg.Topiary, a.cfg.Topics, a.store, a.mbus, a.locks, a.reg, a.log, a.now)
+	client, err := llm.New(a.cfg.LLM, a.usage, a.log)
+	if err != nil {
+		return nil, err
+	}
+	return topiary.New(a.cfg.Topiary, a.cfg.Topics, a.store, a.mbus, a.locks, a.reg, a.log, a.now, topiary.WithLLM(client))
 }
 
 func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
