@@ -118,7 +118,6 @@ func (q *Query) topics(w http.ResponseWriter, r *http.Request) {
 // order (most important first).
 func (q *Query) topicMemories(r *http.Request, tenant string, n *topics.Node, limit int) (TopicDetail, error) {
 	d := TopicDetail{Name: n.Name, Memories: []memory.Memory{}}
-	now := q.now()
 	for _, id := range n.MemoryIDs {
 		m, err := q.store.Get(r.Context(), tenant, id)
 		if errors.Is(err, store.ErrNotFound) {
@@ -127,7 +126,7 @@ func (q *Query) topicMemories(r *http.Request, tenant string, n *topics.Node, li
 		if err != nil {
 			return d, fmt.Errorf("get memory %s of topic %s: %w", id, n.ID, err)
 		}
-		if m.Archived || m.SupersededBy != "" || m.InvalidAt != nil && !m.InvalidAt.After(now) {
+		if m.Archived || m.Superseded() {
 			continue
 		}
 		if len(d.Memories) == limit {

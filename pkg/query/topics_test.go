@@ -23,19 +23,20 @@ func TestTopicsDrillDown(t *testing.T) {
 		}
 		q.trees = trees
 	})
-	past := time.Now().Add(-time.Hour)
+	past, future := time.Now().Add(-time.Hour), time.Now().Add(time.Hour)
 	mems := []memory.Memory{
 		{ID: "a1", Content: "deploys go through the release pipeline", Importance: 0.9},
 		{ID: "a2", Content: "deploys used to be manual", Archived: true},
 		{ID: "a3", Content: "deploys run on fridays", SupersededBy: "a1", InvalidAt: &past},
 		{ID: "a5", Content: "deploys need a green build"},
+		{ID: "a6", Content: "deploys freeze in december", SupersededBy: "a5", InvalidAt: &future},
 		{ID: "b1", Content: "invoices carry a currency"},
 		{ID: "b2", Content: "invoices are numbered per year"},
 	}
 	h.put(t, mems...)
 	tree := topics.Tree{Tenant: "acme", Built: time.Now().UTC().Truncate(time.Second), Memories: 7, Roots: []*topics.Node{
 		{ID: "tall", Name: "Work", Size: 7, MemoryIDs: []string{"a1", "b1", "b2", "a2", "a3", "a4", "a5"}, Children: []*topics.Node{
-			{ID: "tdeploy", Name: "Deploys", Size: 5, MemoryIDs: []string{"a1", "a2", "a3", "a4", "a5"}}, // a4 deleted since
+			{ID: "tdeploy", Name: "Deploys", Size: 6, MemoryIDs: []string{"a1", "a2", "a3", "a4", "a5", "a6"}}, // a4 deleted since
 			{ID: "tinvoice", Name: "Invoices", Size: 2, MemoryIDs: []string{"b1", "b2"}},
 		}},
 	}}

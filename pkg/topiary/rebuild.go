@@ -29,12 +29,9 @@ func (t *Topiary) Rebuild(ctx context.Context, tenant string) error {
 	now := t.now().UTC()
 	var items []topics.Item
 	texts := map[string]string{}
+	// The filter leaves out archived and superseded memories: they keep
+	// their history but are not in the index.
 	err = t.store.Scroll(ctx, tenant, store.Filter{}, func(m memory.Memory) error {
-		// Superseded memories keep their history but are no longer facts:
-		// like archived ones, they are not in the index.
-		if m.SupersededBy != "" || m.InvalidAt != nil && !m.InvalidAt.After(now) {
-			return nil
-		}
 		items = append(items, topics.Item{ID: m.ID, Vector: m.Vector, Text: m.Content, Domain: m.Domain, Importance: m.Importance})
 		texts[m.ID] = m.Content
 		return nil

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/recollect-dev/recollect/internal/llmtest"
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/lock"
+	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/topics"
 )
 
@@ -184,5 +186,36 @@ func TestStopRunsPendingRebuilds(t *testing.T) {
 	}
 	if got := counter(t, m.rebuilds, "ok"); got != 1 {
 		t.Fatalf("%g rebuilds after stop, want the pending one run", got)
+	}
+}
+
+func TestRebuildLeavesOutArchivedAndSuperseded(t *testing.T) {
+	e := newEnv(t)
+	ids := e.put(t, "acme", 0, groupTexts...)
+	for i, change := range []func(m *memory.Memory){
+		func(m *memory.Memory) { m.Archived = true },
+		func(m *memory.Memory) { at := testStart; m.InvalidAt, m.SupersededBy = &at, ids[2] },
+	} {
+		m, err := e.store.Get(context.Background(), "acme", ids[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		change(&m)
+		if err := e.store.Upsert(context.Background(), []memory.Memory{m}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := e.module(t, testConfig())
+	if err := m.Rebuild(context.Background(), "acme"); err != nil {
+		t.Fatal(err)
+	}
+	tree, err := m.trees.Load(context.Background(), "acme")
+	if err != nil || tree.Memories != 2 {
+		t.Fatalf("tree of %d memories (%v), want the 2 valid ones", tree.Memories, err)
+	}
+	for _, n := range allNodes(tree) {
+		if slices.Contains(n.MemoryIDs, ids[0]) || slices.Contains(n.MemoryIDs, ids[1]) {
+			t.Fatalf("topic %s holds an archived or superseded memory: %v", n.ID, n.MemoryIDs)
+		}
 	}
 }
