@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
@@ -363,7 +364,16 @@ func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load prompt tokenizer: %w", err)
 	}
-	asm, err := promptctx.New(a.cfg.PromptCtx, a.store, r, trees, a.domains, tok, a.now, promptctx.WithLogger(a.log))
+	// Resume's Recent section counts back in the consolidator's epochs,
+	// and over-budget sections are summarised when an LLM is configured.
+	epochs, err := consolidate.OpenHistory(ctx, a.bus.JetStream())
+	if err != nil {
+		return nil, err
+	}
+	asm, err := promptctx.New(a.cfg.PromptCtx, a.store, r, trees, a.domains, tok, a.now, promptctx.WithLogger(a.log), promptctx.WithLLM(chat),
+		promptctx.WithEpochHistory(func(ctx context.Context, tenant string) ([]time.Time, error) {
+			return consolidate.EpochStarts(ctx, epochs, tenant)
+		}))
 	if err != nil {
 		return nil, err
 	}
