@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
@@ -75,7 +76,7 @@ func (a *App) registerModules() {
 	m.Register(modules.Module{Name: TargetExtractor, Public: true, Deps: []string{modBus, modLocks, modUsage}, Init: a.initExtractor})
 	m.Register(modules.Module{Name: TargetEmbedder, Public: true, Deps: []string{modBus, modStore, modModel, modLocks, modUsage}, Init: a.initEmbedder})
 	m.Register(modules.Module{Name: TargetConsolidator, Public: true, Deps: []string{modBus, modStore, modModel, modLocks, modUsage, modAudit}, Init: a.initConsolidator})
-	m.Register(modules.Module{Name: TargetTopiary, Public: true, Deps: []string{modBus, modStore, modLocks}, Init: a.initTopiary})
+	m.Register(modules.Module{Name: TargetTopiary, Public: true, Deps: []string{modBus, modStore, modLocks, modUsage}, Init: a.initTopiary})
 	m.Register(modules.Module{Name: TargetQuery, Public: true, Deps: []string{modBus, modStore, modModel, modUsage, modAudit}, Init: a.initQuery})
 	m.Register(modules.Module{Name: TargetStore, Public: true, Deps: []string{modBus, modStore}, Init: a.initStoreServer})
 	m.Register(modules.Module{Name: TargetAll, Public: true, Deps: []string{TargetIngest, TargetExtractor, TargetEmbedder, TargetConsolidator, TargetTopiary, TargetQuery}})
@@ -325,8 +326,14 @@ func (a *App) initConsolidator(ctx context.Context) (modules.Service, error) {
 		consolidate.WithLLM(client), consolidate.WithVectors(vz, a.model.Model()), consolidate.WithJournal(auditJournal{a.audit}))
 }
 
+// initTopiary builds the topiary module: topic names through the LLM
+// (tier naming) when --llm-url is set, word names otherwise.
 func (a *App) initTopiary(ctx context.Context) (modules.Service, error) {
-	return topiary.New(a.cfg.Topiary, a.cfg.Topics, a.store, a.mbus, a.locks, a.reg, a.log, a.now)
+	client, err := llm.New(a.cfg.LLM, a.usage, a.log)
+	if err != nil {
+		return nil, err
+	}
+	return topiary.New(a.cfg.Topiary, a.cfg.Topics, a.store, a.mbus, a.locks, a.reg, a.log, a.now, topiary.WithLLM(client))
 }
 
 func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
@@ -357,7 +364,16 @@ func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load prompt tokenizer: %w", err)
 	}
-	asm, err := promptctx.New(a.cfg.PromptCtx, a.store, r, trees, a.domains, tok, a.now, promptctx.WithLogger(a.log))
+	// Resume's Recent section counts back in the consolidator's epochs,
+	// and over-budget sections are summarised when an LLM is configured.
+	epochs, err := consolidate.OpenHistory(ctx, a.bus.JetStream())
+	if err != nil {
+		return nil, err
+	}
+	asm, err := promptctx.New(a.cfg.PromptCtx, a.store, r, trees, a.domains, tok, a.now, promptctx.WithLogger(a.log), promptctx.WithLLM(chat),
+		promptctx.WithEpochHistory(func(ctx context.Context, tenant string) ([]time.Time, error) {
+			return consolidate.EpochStarts(ctx, epochs, tenant)
+		}))
 	if err != nil {
 		return nil, err
 	}

@@ -316,7 +316,7 @@ func newTopicsCmd() *cobra.Command {
 			return err
 		}
 		defer cancel()
-		resp, err := c.Topics(ctx, query.TopicsRequest{IDs: ids})
+		resp, err := c.Topics(ctx, query.TopicsRequest{IDs: ids, Limit: topicMemories})
 		if err != nil {
 			return err
 		}
@@ -342,18 +342,12 @@ func newTopicsCmd() *cobra.Command {
 					continue
 				}
 				// Drilling down shows the topic's most important memories.
-				for _, id := range n.MemoryIDs[:min(len(n.MemoryIDs), topicMemories)] {
-					m, err := c.GetMemory(ctx, "", id)
-					if errors.Is(err, client.ErrNotFound) {
-						continue // deleted since the tree was built
-					}
-					if err != nil {
-						return err
-					}
+				d := resp.Details[n.ID]
+				for _, m := range d.Memories {
 					fmt.Fprintf(w, "  - %s  %s\n", m.ID, oneLine(m.Content, 80))
 				}
-				if more := len(n.MemoryIDs) - topicMemories; more > 0 {
-					fmt.Fprintf(w, "  (%d more; --json lists every id)\n", more)
+				if d.Truncated {
+					fmt.Fprintf(w, "  (more; --json lists every id)\n")
 				}
 			}
 			return nil

@@ -143,7 +143,8 @@ func TestClient(t *testing.T) {
 				return fmt.Errorf("tree %+v", tr)
 			}
 			one, err := c.Topics(ctx, query.TopicsRequest{IDs: []string{tr.Topics[0].ID, "nope"}})
-			if err != nil || len(one.Topics) != 1 || one.Topics[0].ID != tr.Topics[0].ID || !slices.Equal(one.Missing, []string{"nope"}) {
+			if err != nil || len(one.Topics) != 1 || one.Topics[0].ID != tr.Topics[0].ID || !slices.Equal(one.Missing, []string{"nope"}) ||
+				len(one.Details[tr.Topics[0].ID].Memories) == 0 {
 				return fmt.Errorf("drill-down %+v (%v)", one, err)
 			}
 			return nil

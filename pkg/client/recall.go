@@ -24,7 +24,7 @@ func (c *Client) Recall(ctx context.Context, req recall.Request) (recall.Respons
 }
 
 // Topics returns the tenant's topic tree, or the topics named by req.IDs
-// with their memory ids (POST /v1/topics).
+// and, in Details, their memories (POST /v1/topics).
 func (c *Client) Topics(ctx context.Context, req query.TopicsRequest) (query.TopicsResponse, error) {
 	req.Tenant = c.tenantOr(req.Tenant)
 	var resp query.TopicsResponse

@@ -2,13 +2,11 @@ package mcpserver
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/recollect-dev/recollect/pkg/client"
 	"github.com/recollect-dev/recollect/pkg/query"
 	"github.com/recollect-dev/recollect/pkg/topics"
 )
@@ -45,7 +43,11 @@ type TopicOutput struct {
 
 func (t *tools) topic(ctx context.Context, req *mcp.CallToolRequest, in TopicInput) (*mcp.CallToolResult, TopicOutput, error) {
 	c := t.clientFor(req)
-	resp, err := c.Topics(ctx, query.TopicsRequest{IDs: in.IDs})
+	treq := query.TopicsRequest{IDs: in.IDs}
+	if len(in.IDs) > 0 {
+		treq.Limit = maxMemoriesByTopic
+	}
+	resp, err := c.Topics(ctx, treq)
 	if err != nil {
 		return nil, TopicOutput{}, explain(err)
 	}
@@ -65,20 +67,16 @@ func (t *tools) topic(ctx context.Context, req *mcp.CallToolRequest, in TopicInp
 	for _, n := range resp.Topics {
 		e := TopicEntry{ID: n.ID, Name: n.Name, Size: n.Size}
 		fmt.Fprintf(&b, "%s [%d] (id %s)\n", n.Name, n.Size, n.ID)
-		for _, id := range n.MemoryIDs[:min(len(n.MemoryIDs), maxMemoriesByTopic, budget)] {
-			m, err := c.GetMemory(ctx, "", id)
-			if errors.Is(err, client.ErrNotFound) {
-				continue // deleted since the tree was built
-			}
-			if err != nil {
-				return nil, TopicOutput{}, explain(err)
+		for _, m := range resp.Details[n.ID].Memories {
+			if budget == 0 {
+				break
 			}
 			budget--
 			e.Memories = append(e.Memories, brief(m))
 			fmt.Fprintf(&b, "- %s: %s\n", m.ID, m.Content)
 		}
 		if more := n.Size - len(e.Memories); more > 0 {
-			fmt.Fprintf(&b, "  (%d more; drill into its subtopics or use memory_recall)\n", more)
+			fmt.Fprintf(&b, "  (%d more, or archived or superseded; drill into its subtopics or use memory_recall)\n", more)
 		}
 		out.Topics = append(out.Topics, e)
 	}

@@ -95,6 +95,7 @@ func TestSchemasMatchGoTypes(t *testing.T) {
 		{"TopicSummary", promptctx.TopicSummary{}, true},
 		{"TopicsRequest", query.TopicsRequest{}, false},
 		{"TopicsResponse", query.TopicsResponse{}, true},
+		{"TopicDetail", query.TopicDetail{}, true},
 		{"TopicNode", topics.Node{}, true},
 		{"ConsolidateRequest", query.ConsolidateRequest{}, false},
 		{"ReindexRequest", query.ReindexRequest{}, false},

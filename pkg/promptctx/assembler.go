@@ -32,6 +32,7 @@ type Assembler struct {
 	tokName  string
 	now      func() time.Time
 	log      *slog.Logger
+	resume   resumeDeps // resume's epoch history and LLM (resume_options.go)
 }
 
 // Option changes an Assembler.

@@ -48,8 +48,14 @@ type Config struct {
 	ResumeRecent   int
 	ResumeTopics   int
 	ResumeTriggers int
-	// RecentWindow is how far back Recent looks.
+	// RecentEpochs is how many consolidation epochs back Recent looks
+	// (003 §7); RecentWindow is how far back it looks for a tenant that
+	// has had no epoch yet, or always when RecentEpochs is 0.
+	RecentEpochs int
 	RecentWindow time.Duration
+	// CompressTimeout bounds the LLM call that compresses an over-budget
+	// resume section; past it the section is truncated instead.
+	CompressTimeout time.Duration
 }
 
 // RegisterFlags adds the flags of context assembly and resume.
@@ -72,7 +78,9 @@ func (c *Config) RegisterFlags(prefix string, fs *pflag.FlagSet) {
 	fs.IntVar(&c.ResumeRecent, prefix+"resume-recent-tokens", 1000, "token budget of resume's Recent section")
 	fs.IntVar(&c.ResumeTopics, prefix+"resume-topics-tokens", 400, "token budget of resume's Topics section")
 	fs.IntVar(&c.ResumeTriggers, prefix+"resume-triggers-tokens", 150, "token budget of resume's Triggers line")
-	fs.DurationVar(&c.RecentWindow, prefix+"resume-recent-window", 24*time.Hour, "how far back resume's Recent section looks")
+	fs.IntVar(&c.RecentEpochs, prefix+"resume-recent-epochs", 3, "how many consolidation epochs back resume's Recent section looks (0: resume-recent-window only)")
+	fs.DurationVar(&c.RecentWindow, prefix+"resume-recent-window", 24*time.Hour, "how far back resume's Recent section looks for a tenant that has had no consolidation epoch")
+	fs.DurationVar(&c.CompressTimeout, prefix+"resume-compress-timeout", 15*time.Second, "longest resume waits for the LLM to compress an over-budget section before truncating it")
 }
 
 // DefaultConfig returns the flag defaults.
@@ -111,6 +119,10 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("resume section budgets must add up to between 1 and context-max-budget %d (got %d)", c.MaxBudget, c.resumeBudget())
 	case c.RecentWindow <= 0:
 		return errors.New("resume-recent-window must be positive")
+	case c.RecentEpochs < 0:
+		return fmt.Errorf("resume-recent-epochs must not be negative (got %d)", c.RecentEpochs)
+	case c.CompressTimeout <= 0:
+		return errors.New("resume-compress-timeout must be positive")
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
@@ -51,12 +52,17 @@ type ResumeResponse struct {
 	Tokens   int            `json:"tokens"`
 	Budget   int            `json:"budget"`
 	Sections map[string]int `json:"sections"`
+	// Compressed names the sections the LLM summarised to fit their
+	// budget; Core and Recent then list the memories the summary covers.
+	Compressed []string `json:"compressed,omitempty"`
 }
 
 // Resume assembles session-recovery context: Core memories by weight,
-// Recent non-core memories newest first, the topic index and the trigger
-// tags, each within its share of the budget. It only reads: unlike recall
-// it never counts as an access (003 invariant 9).
+// Recent non-core memories newest first (those written within the last
+// RecentEpochs consolidation epochs), the topic index and the trigger
+// tags, each within its share of the budget. With an LLM, a Core or Recent
+// section over its share is summarised instead of truncated. It only
+// reads: unlike recall it never counts as an access (003 invariant 9).
 func (a *Assembler) Resume(ctx context.Context, req ResumeRequest) (ResumeResponse, error) {
 	if err := a.normalizeResume(&req); err != nil {
 		return ResumeResponse{}, err
@@ -81,9 +87,15 @@ func (a *Assembler) Resume(ctx context.Context, req ResumeRequest) (ResumeRespon
 		}
 	}
 	scale := func(n int) int { return n * req.Budget / a.cfg.resumeBudget() }
-	window := formatWindow(a.cfg.RecentWindow)
+	since, window := a.recentSince(ctx, req.Tenant, now)
+	coreCount := -1 // the memories a compressed Core stands for
 	p := newPacker(a.tok, req.Budget, []section{
-		resCore:   {key: SectionCore, limit: scale(a.cfg.ResumeCore), title: func(n int) string { return fmt.Sprintf("=== Core (%d) ===\n", n) }},
+		resCore: {key: SectionCore, limit: scale(a.cfg.ResumeCore), title: func(n int) string {
+			if coreCount >= 0 {
+				n = coreCount
+			}
+			return fmt.Sprintf("=== Core (%d) ===\n", n)
+		}},
 		resRecent: {key: SectionRecent, limit: scale(a.cfg.ResumeRecent), title: func(int) string { return "=== Recent (" + window + ") ===\n" }},
 		resTopics: {key: SectionTopics, limit: scale(a.cfg.ResumeTopics), title: func(int) string {
 			return fmt.Sprintf("=== Topics (Working: %d, Buffer: %d) ===\n", working, buffer)
@@ -96,9 +108,23 @@ func (a *Assembler) Resume(ctx context.Context, req ResumeRequest) (ResumeRespon
 		}
 	}
 
-	core, recent := a.resumeMemories(vis, req.SessionID, now)
-	fill(p, resCore, len(core), func(i int) string { return "- " + flatten(core[i].Content) + "\n" })
-	fill(p, resRecent, len(recent), func(i int) string { return "- " + flatten(recent[i].Content) + "\n" })
+	core, recent := a.resumeMemories(vis, req.SessionID, since)
+	mems := map[int][]memory.Memory{resCore: core, resRecent: recent}
+	comp := a.compressSections(ctx, req.Tenant, p, mems)
+	for _, s := range []int{resCore, resRecent} {
+		if c, ok := comp[s]; ok {
+			if s == resCore {
+				coreCount = c.covered
+			}
+			if p.add(s, "", c.text, compressedRef) {
+				continue
+			}
+			delete(comp, s)
+			coreCount = -1
+		}
+		ms := mems[s]
+		fill(p, s, len(ms), func(i int) string { return memoryLine(&ms[i]) })
+	}
 	fill(p, resTopics, len(topics), func(i int) string {
 		t := topics[i]
 		return fmt.Sprintf("%s: \"%s\" [%d]\n", t.ID, strings.ReplaceAll(flatten(t.Name), `"`, "'"), t.Size)
@@ -112,12 +138,17 @@ func (a *Assembler) Resume(ctx context.Context, req ResumeRequest) (ResumeRespon
 	for s, sec := range p.sections {
 		resp.Sections[sec.key] = counts[s]
 	}
-	for _, e := range p.entries[resCore] {
-		resp.Core = append(resp.Core, core[e.ref])
+	for s, out := range map[int]*[]memory.Memory{resCore: &resp.Core, resRecent: &resp.Recent} {
+		for _, e := range p.entries[s] {
+			if e.ref == compressedRef {
+				*out = append(*out, mems[s][:comp[s].covered]...)
+				resp.Compressed = append(resp.Compressed, p.sections[s].key)
+				continue
+			}
+			*out = append(*out, mems[s][e.ref])
+		}
 	}
-	for _, e := range p.entries[resRecent] {
-		resp.Recent = append(resp.Recent, recent[e.ref])
-	}
+	slices.SortFunc(resp.Compressed, func(x, y string) int { return cmp.Compare(sectionRank(x), sectionRank(y)) })
 	for _, e := range p.entries[resTopics] {
 		resp.Topics = append(resp.Topics, topics[e.ref])
 	}
@@ -125,6 +156,45 @@ func (a *Assembler) Resume(ctx context.Context, req ResumeRequest) (ResumeRespon
 		resp.Triggers = append(resp.Triggers, triggers[e.ref])
 	}
 	return resp, nil
+}
+
+// compressedRef marks the entry holding a compressed section.
+const compressedRef = -1
+
+// memoryLine is a memory's line in Core or Recent.
+func memoryLine(m *memory.Memory) string { return "- " + flatten(m.Content) + "\n" }
+
+// compressSections asks the LLM, for Core and Recent at once, to summarise
+// the sections over their limits.
+func (a *Assembler) compressSections(ctx context.Context, tenant string, p *packer, mems map[int][]memory.Memory) map[int]compressed {
+	out := map[int]compressed{}
+	if a.resume.chat == nil {
+		return out
+	}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for s, ms := range mems {
+		lines := make([]string, len(ms))
+		for i := range ms {
+			lines[i] = memoryLine(&ms[i])
+		}
+		sec := p.sections[s]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if c, ok := a.compress(ctx, tenant, sec, lines); ok {
+				mu.Lock()
+				out[s] = c
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+func sectionRank(key string) int {
+	return slices.Index([]string{SectionCore, SectionRecent, SectionTopics, SectionTriggers}, key)
 }
 
 // fill admits n texts to a section in order, skipping what does not fit
@@ -154,10 +224,9 @@ func kindBoost(k memory.Kind) float64 {
 
 // resumeMemories splits the visible memories into Core, ordered by
 // importance × kind boost × (1 + repetitions × 2.5) (003), and Recent:
-// non-core memories written within the window, the session's own first,
-// then newest first.
-func (a *Assembler) resumeMemories(vis []memory.Memory, session string, now time.Time) (core, recent []memory.Memory) {
-	since := now.Add(-a.cfg.RecentWindow)
+// non-core memories written since since, the session's own first, then
+// newest first.
+func (a *Assembler) resumeMemories(vis []memory.Memory, session string, since time.Time) (core, recent []memory.Memory) {
 	for _, m := range vis {
 		switch {
 		case m.Layer == memory.LayerCore:

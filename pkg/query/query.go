@@ -25,7 +25,6 @@ import (
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/recall"
 	"github.com/recollect-dev/recollect/pkg/store"
-	"github.com/recollect-dev/recollect/pkg/topiary"
 	"github.com/recollect-dev/recollect/pkg/topics"
 	"github.com/recollect-dev/recollect/pkg/web"
 )
@@ -164,56 +163,6 @@ func (q *Query) tenant(w http.ResponseWriter, r *http.Request, requested string)
 		return "", false
 	}
 	return t, true
-}
-
-// TopicsRequest is the body of POST /v1/topics.
-type TopicsRequest struct {
-	Tenant string   `json:"tenant,omitempty"`
-	IDs    []string `json:"ids,omitempty"`
-}
-
-// TopicsResponse is the tree, or the requested nodes.
-type TopicsResponse struct {
-	Tenant   string         `json:"tenant"`
-	Built    time.Time      `json:"built,omitzero"`
-	Memories int            `json:"memories"`
-	Topics   []*topics.Node `json:"topics"`
-	Missing  []string       `json:"missing,omitempty"`
-}
-
-func (q *Query) topics(w http.ResponseWriter, r *http.Request) {
-	var req TopicsRequest
-	if !q.decode(w, r, &req, &req.Tenant) {
-		return
-	}
-	if len(req.IDs) > 100 {
-		web.WriteError(w, http.StatusBadRequest, "invalid_request", &memory.FieldError{Field: "ids", Reason: "has more than 100 topic ids"})
-		return
-	}
-	tree, err := q.trees.Load(r.Context(), req.Tenant)
-	if errors.Is(err, topiary.ErrNoTree) {
-		web.WriteJSON(w, http.StatusOK, TopicsResponse{Tenant: req.Tenant, Topics: []*topics.Node{}})
-		return
-	}
-	if err != nil {
-		q.fail(w, r, "load topics", err)
-		return
-	}
-	resp := TopicsResponse{Tenant: req.Tenant, Built: tree.Built, Memories: tree.Memories, Topics: tree.Roots}
-	if len(req.IDs) > 0 {
-		resp.Topics = nil
-		for _, id := range req.IDs {
-			if n, ok := tree.Find(id); ok {
-				resp.Topics = append(resp.Topics, n)
-			} else {
-				resp.Missing = append(resp.Missing, id)
-			}
-		}
-	}
-	if resp.Topics == nil {
-		resp.Topics = []*topics.Node{}
-	}
-	web.WriteJSON(w, http.StatusOK, resp)
 }
 
 // ConsolidateRequest is the body of POST /v1/consolidate.

@@ -1,6 +1,7 @@
 // Package topiary is the topiary module: it rebuilds a tenant's topic tree
 // after memories are stored or consolidated, debounced per tenant and under a
-// lease, and saves it where the query service reads it.
+// lease, names the topics whose members changed through the LLM when one is
+// configured, and saves the tree where the query service reads it.
 package topiary
 
 import (
@@ -34,7 +35,7 @@ type Config struct {
 func (c *Config) RegisterFlags(prefix string, fs *pflag.FlagSet) {
 	fs.DurationVar(&c.Debounce, prefix+"topiary-debounce", 5*time.Second, "quiet time after the last stored memory of a tenant before its topic tree is rebuilt")
 	fs.DurationVar(&c.MaxDelay, prefix+"topiary-max-delay", time.Minute, "longest a rebuild waits under a steady stream of writes")
-	fs.DurationVar(&c.LeaseTTL, prefix+"topiary-lease-ttl", 2*time.Minute, "lease that keeps one rebuild per tenant at a time")
+	fs.DurationVar(&c.LeaseTTL, prefix+"topiary-lease-ttl", 2*time.Minute, "lease that keeps one rebuild per tenant at a time; a rebuild, LLM naming included, must end within it")
 }
 
 // Validate checks the configuration.
@@ -65,43 +66,53 @@ type Topiary struct {
 	locks    lock.Locker
 	log      *slog.Logger
 	now      func() time.Time
+	chat     Chatter // nil: topics keep their word names
 	trees    *Trees
 	consumer *bus.Consumer
 	rebuilds *prometheus.CounterVec
+	naming   *prometheus.CounterVec
+
+	// afterFunc starts the debounce timers (time.AfterFunc; tests drive
+	// them with a fake clock).
+	afterFunc func(d time.Duration, f func()) timer
 
 	mu      sync.Mutex
 	pending map[string]*pending
 	stopped bool
-}
-
-// pending is a tenant's next rebuild and the handlers waiting for it.
-type pending struct {
-	first time.Time
-	timer *time.Timer
-	done  chan struct{}
-	err   error
+	fires   sync.WaitGroup // pending rebuilds not yet run
+	scan    context.CancelFunc
+	scanned chan struct{} // closed when the start-up scan is over
 }
 
 // Durable is topiary's consumer name.
 const Durable = "topiary"
 
 // New builds the module.
-func New(cfg Config, opts topics.Options, st store.Store, b Bus, locks lock.Locker, reg prometheus.Registerer, log *slog.Logger, now func() time.Time) (*Topiary, error) {
+func New(cfg Config, opts topics.Options, st store.Store, b Bus, locks lock.Locker, reg prometheus.Registerer, log *slog.Logger, now func() time.Time, options ...Option) (*Topiary, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	t := &Topiary{cfg: cfg, opts: opts, store: st, bus: b, locks: locks, log: log, now: now, pending: map[string]*pending{}}
+	t := &Topiary{cfg: cfg, opts: opts, store: st, bus: b, locks: locks, log: log, now: now, pending: map[string]*pending{},
+		afterFunc: func(d time.Duration, f func()) timer { return time.AfterFunc(d, f) }}
 	t.rebuilds = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "recollect_topiary_rebuilds_total", Help: "Topic tree rebuilds, by outcome."}, []string{"outcome"})
+	t.naming = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "recollect_topiary_names_total",
+		Help: "Topic names given by rebuilds, by source: llm (named now), kept (an unchanged topic keeps its LLM name), fallback (the LLM failed or answered badly: word name kept)."},
+		[]string{"source"})
 	if reg != nil {
-		reg.MustRegister(t.rebuilds)
+		reg.MustRegister(t.rebuilds, t.naming)
+	}
+	for _, o := range options {
+		o(t)
 	}
 	return t, nil
 }
 
-// Start opens the tree bucket and attaches the consumer.
+// Start opens the tree bucket, attaches the consumer and, in the
+// background, rebuilds the tree of every tenant that has memories but no
+// tree yet (003: "if no tree, immediately rebuilds").
 func (t *Topiary) Start(ctx context.Context) error {
 	trees, err := OpenTrees(ctx, t.bus.JetStream())
 	if err != nil {
@@ -120,21 +131,45 @@ func (t *Topiary) Start(ctx context.Context) error {
 		return fmt.Errorf("consume memory events: %w", err)
 	}
 	t.consumer = c
+	scanCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	t.scan, t.scanned = cancel, make(chan struct{})
+	go func() {
+		defer close(t.scanned)
+		t.rebuildMissing(scanCtx)
+	}()
 	return nil
 }
 
-// Stop drains waiting handlers: pending rebuilds run at once.
+// Stop ends the start-up scan and drains waiting handlers: pending
+// rebuilds run at once.
 func (t *Topiary) Stop(ctx context.Context) error {
+	if t.scan != nil {
+		t.scan()
+	}
 	t.mu.Lock()
 	t.stopped = true
 	for _, p := range t.pending {
 		p.timer.Reset(0)
 	}
 	t.mu.Unlock()
+	var err error
 	if t.consumer != nil {
-		return t.consumer.Stop(ctx)
+		err = t.consumer.Stop(ctx)
 	}
-	return nil
+	drained := make(chan struct{})
+	go func() {
+		if t.scanned != nil {
+			<-t.scanned
+		}
+		t.fires.Wait()
+		close(drained)
+	}()
+	select {
+	case <-drained:
+		return err
+	case <-ctx.Done():
+		return errors.Join(err, fmt.Errorf("drain topic rebuilds: %w", ctx.Err()))
+	}
 }
 
 // Handle schedules the tenant's rebuild and waits for it.
@@ -148,70 +183,11 @@ func (t *Topiary) Handle(ctx context.Context, d *bus.Delivery) error {
 	if !memory.ValidTenant(ev.Tenant) {
 		return bus.Permanent(fmt.Errorf("memory event with invalid tenant %q", ev.Tenant))
 	}
-	p := t.schedule(ev.Tenant)
+	p := t.schedule(ev.Tenant, false)
 	select {
 	case <-p.done:
 		return p.err
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-}
-
-func (t *Topiary) schedule(tenant string) *pending {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	now := t.now()
-	p, ok := t.pending[tenant]
-	if !ok {
-		p = &pending{first: now, done: make(chan struct{})}
-		p.timer = time.AfterFunc(t.cfg.Debounce, func() { t.fire(tenant, p) })
-		t.pending[tenant] = p
-		return p
-	}
-	if t.stopped {
-		return p
-	}
-	// Debounce: wait for quiet, but never longer than MaxDelay in all.
-	wait := min(t.cfg.Debounce, t.cfg.MaxDelay-now.Sub(p.first))
-	p.timer.Reset(max(0, wait))
-	return p
-}
-
-func (t *Topiary) fire(tenant string, p *pending) {
-	t.mu.Lock()
-	if t.pending[tenant] == p {
-		delete(t.pending, tenant)
-	}
-	t.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), t.cfg.LeaseTTL)
-	defer cancel()
-	p.err = t.Rebuild(ctx, tenant)
-	close(p.done)
-}
-
-// Rebuild builds and saves a tenant's topic tree under its lease.
-func (t *Topiary) Rebuild(ctx context.Context, tenant string) error {
-	lease, err := t.locks.Acquire(ctx, "topiary:"+tenant, t.cfg.LeaseTTL)
-	if err != nil {
-		t.rebuilds.WithLabelValues("busy").Inc()
-		return fmt.Errorf("rebuild topics of %s: %w", tenant, err)
-	}
-	defer func() { _ = lease.Release(context.WithoutCancel(ctx)) }()
-	var items []topics.Item
-	err = t.store.Scroll(ctx, tenant, store.Filter{}, func(m memory.Memory) error {
-		items = append(items, topics.Item{ID: m.ID, Vector: m.Vector, Text: m.Content, Domain: m.Domain, Importance: m.Importance})
-		return nil
-	})
-	if err != nil {
-		t.rebuilds.WithLabelValues("error").Inc()
-		return fmt.Errorf("read memories of %s: %w", tenant, err)
-	}
-	tree := topics.Build(tenant, items, t.opts, t.now().UTC())
-	if err := t.trees.Save(ctx, tree); err != nil {
-		t.rebuilds.WithLabelValues("error").Inc()
-		return err
-	}
-	t.rebuilds.WithLabelValues("ok").Inc()
-	t.log.InfoContext(ctx, "topic tree rebuilt", "tenant", tenant, "memories", len(items), "topics", len(tree.Roots))
-	return nil
 }

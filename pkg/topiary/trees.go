@@ -23,6 +23,16 @@ type Trees struct {
 	obj jetstream.ObjectStore
 }
 
+// saved is a tree as stored. LLMNamed lists the topics whose names came
+// from the LLM: a topic's id derives from its members, so a later tree
+// holding the same id has the same members and keeps that name, while a
+// topic named by words (no LLM, or the LLM failed for it) is offered to the
+// LLM again. Readers that decode a topics.Tree ignore the extra field.
+type saved struct {
+	topics.Tree
+	LLMNamed []string `json:"llm_named,omitempty"`
+}
+
 // OpenTrees opens (creating if needed) the tree bucket.
 func OpenTrees(ctx context.Context, js jetstream.JetStream) (*Trees, error) {
 	obj, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: TreeBucket, Description: "topic tree per tenant", Storage: jetstream.FileStorage})
@@ -32,9 +42,10 @@ func OpenTrees(ctx context.Context, js jetstream.JetStream) (*Trees, error) {
 	return &Trees{obj: obj}, nil
 }
 
-// Save replaces a tenant's tree.
-func (t *Trees) Save(ctx context.Context, tree topics.Tree) error {
-	data, err := json.Marshal(tree)
+// Save replaces a tenant's tree; llmNamed are the ids of its topics named
+// by the LLM.
+func (t *Trees) Save(ctx context.Context, tree topics.Tree, llmNamed []string) error {
+	data, err := json.Marshal(saved{Tree: tree, LLMNamed: llmNamed})
 	if err != nil {
 		return fmt.Errorf("encode topic tree of %s: %w", tree.Tenant, err)
 	}
@@ -46,16 +57,21 @@ func (t *Trees) Save(ctx context.Context, tree topics.Tree) error {
 
 // Load returns a tenant's tree, or ErrNoTree.
 func (t *Trees) Load(ctx context.Context, tenant string) (topics.Tree, error) {
-	var tree topics.Tree
+	s, err := t.load(ctx, tenant)
+	return s.Tree, err
+}
+
+func (t *Trees) load(ctx context.Context, tenant string) (saved, error) {
+	var s saved
 	data, err := t.obj.GetBytes(ctx, tenant)
 	if errors.Is(err, jetstream.ErrObjectNotFound) {
-		return tree, ErrNoTree
+		return s, ErrNoTree
 	}
 	if err != nil {
-		return tree, fmt.Errorf("load topic tree of %s: %w", tenant, err)
+		return s, fmt.Errorf("load topic tree of %s: %w", tenant, err)
 	}
-	if err := json.Unmarshal(data, &tree); err != nil {
-		return tree, fmt.Errorf("decode topic tree of %s: %w", tenant, err)
+	if err := json.Unmarshal(data, &s); err != nil {
+		return s, fmt.Errorf("decode topic tree of %s: %w", tenant, err)
 	}
-	return tree, nil
+	return s, nil
 }
