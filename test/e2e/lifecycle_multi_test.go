@@ -11,9 +11,13 @@ import (
 
 	"github.com/recollect-dev/recollect/internal/llmtest"
 	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/query"
 )
 
-var scriptHandleRe = regexp.MustCompile(`\[(m\d+)\]`)
+var (
+	scriptHandleRe = regexp.MustCompile(`\[(m\d+)\]`)
+	topicIDRe      = regexp.MustCompile(`(?m)^\[([^\]]+)\] \d+ memories`)
+)
 
 // lifecycleScript answers the consolidator's calls: triage promotes,
 // the gate approves constraints, merge and reconcile combine.
@@ -43,9 +47,17 @@ func lifecycleScript(r llmtest.Request) llmtest.Reply {
 		return llmtest.JSON(map[string]any{"decision": "keep_both"})
 	case strings.Contains(sys, "audit"):
 		return llmtest.JSON(map[string]any{"ops": []any{}})
+	case strings.Contains(sys, "You name topics"):
+		names := map[string]string{}
+		for _, m := range topicIDRe.FindAllStringSubmatch(user, -1) {
+			names[m[1]] = "Scripted topic " + clipID(m[1]) // unique per topic
+		}
+		return llmtest.JSON(map[string]any{"names": names})
 	}
 	return llmtest.JSON(map[string]any{"names": map[string]string{}, "status": "ok"})
 }
+
+func clipID(id string) string { return id[:min(len(id), 12)] }
 
 // lifecycleAcrossProcesses runs epochs in the consolidator process against
 // the scripted LLM: the gate takes a constraint to core, a merge and a
@@ -126,6 +138,22 @@ func lifecycleAcrossProcesses(t *testing.T, c *cluster) {
 	if want := 1 - 0.003*float64(m.Epoch); m.Epoch == 0 || m.Importance < want-1e-9 {
 		t.Fatalf("policy importance %v after epoch %d, want ≥ %v (decayed twice in one epoch?)", m.Importance, m.Epoch, want)
 	}
+	// The topiary process named the tenant's topics through the LLM.
+	eventually(t, 60*time.Second, "topics named by the LLM", func() error {
+		var tr query.TopicsResponse
+		if code := postJSON(t, q+"/v1/topics", map[string]any{"tenant": tenant}, &tr); code != http.StatusOK {
+			return fmt.Errorf("topics answered %d", code)
+		}
+		if len(tr.Topics) == 0 {
+			return fmt.Errorf("no topic tree yet")
+		}
+		for _, n := range tr.Topics {
+			if !strings.HasPrefix(n.Name, "Scripted topic") {
+				return fmt.Errorf("topic %s named %q", n.ID, n.Name)
+			}
+		}
+		return nil
+	})
 	var audit struct {
 		Entries []map[string]any `json:"entries"`
 	}
