@@ -39,7 +39,7 @@ func (t *tools) register(s *mcp.Server) {
 		Description: "Count stored memories by domain, type, kind and layer, with their size in characters and approximate tokens.",
 		Annotations: &mcp.ToolAnnotations{Title: "Stats", ReadOnlyHint: true, OpenWorldHint: &no}}, t.stats)
 	mcp.AddTool(s, &mcp.Tool{Name: "memory_consolidate", InputSchema: inputSchema[ConsolidateInput](),
-		Description: "Ask for a consolidation epoch now: decay, promotion of recurring memories, merging of duplicates, archiving of stale ones. Runs in the background.",
+		Description: "Ask for a consolidation epoch now: triage of new memories, promotion to core, supersession of updated facts (kept in history), merging of duplicates, decay, and archiving (never deleting) of stale ones. Runs in the background.",
 		Annotations: &mcp.ToolAnnotations{Title: "Consolidate", DestructiveHint: &yes, OpenWorldHint: &no}}, t.consolidate)
 	mcp.AddTool(s, &mcp.Tool{Name: "memory_forget", InputSchema: inputSchema[ForgetInput](),
 		Description: "Delete a memory by its id (from memory_recall), every memory with a key, or everything about a subject (an erasure request). Use it for facts that are wrong or no longer wanted.",
