@@ -14,5 +14,6 @@ func newBenchCmd() *cobra.Command {
 	cmd.AddCommand(newBenchEmbedCmd())
 	cmd.AddCommand(newBenchStoreCmd())
 	cmd.AddCommand(newBenchRecallCmd())
+	cmd.AddCommand(newBenchConsolidateCmd())
 	return cmd
 }

@@ -1,14 +1,10 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"runtime"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -169,26 +165,4 @@ func BenchEmbed(ctx context.Context, batch, batches, queries int) (EmbedResult, 
 }
 
 // peakRSSMB reads the process's peak resident set (VmHWM) from procfs.
-func peakRSSMB() (float64, error) {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0, fmt.Errorf("read peak memory: %w", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:")
-		if !ok {
-			continue
-		}
-		kb, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 64)
-		if err != nil {
-			return 0, fmt.Errorf("parse VmHWM %q: %w", rest, err)
-		}
-		return kb / 1024, nil
-	}
-	if err := sc.Err(); err != nil {
-		return 0, fmt.Errorf("read peak memory: %w", err)
-	}
-	return 0, fmt.Errorf("read peak memory: no VmHWM in /proc/self/status")
-}
+func peakRSSMB() (float64, error) { return procStatusMB("VmHWM:") }

@@ -58,14 +58,17 @@ type scriptedLLM struct {
 	srv   *http.Server
 	ln    net.Listener
 	delay time.Duration
+	// answer, when set, answers from the request's message contents
+	// (system first); else the extraction answers below.
+	answer func(contents []string) string
 }
 
-func startScriptedLLM(delay time.Duration) (*scriptedLLM, error) {
+func startScriptedLLM(delay time.Duration, answer func(contents []string) string) (*scriptedLLM, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("listen for the scripted model: %w", err)
 	}
-	s := &scriptedLLM{ln: ln, delay: delay}
+	s := &scriptedLLM{ln: ln, delay: delay, answer: answer}
 	s.srv = &http.Server{Handler: http.HandlerFunc(s.serve), ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = s.srv.Serve(ln) }()
 	return s, nil
@@ -94,6 +97,13 @@ func (s *scriptedLLM) serve(w http.ResponseWriter, r *http.Request) {
 			answer = a[1]
 		}
 	}
+	if s.answer != nil {
+		contents := make([]string, len(req.Messages))
+		for i, m := range req.Messages {
+			contents[i] = m.Content
+		}
+		answer = s.answer(contents)
+	}
 	resp, _ := json.Marshal(map[string]any{
 		"id": "bench", "object": "chat.completion", "model": req.Model,
 		"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": answer}}},
@@ -109,7 +119,7 @@ func (s *scriptedLLM) serve(w http.ResponseWriter, r *http.Request) {
 // benchLLMOverhead runs n extractions one after another against a model
 // that answers in delay, and measures what the pipeline adds.
 func benchLLMOverhead(ctx context.Context, delay time.Duration, n int) (LLMOverhead, error) {
-	model, err := startScriptedLLM(delay)
+	model, err := startScriptedLLM(delay, nil)
 	if err != nil {
 		return LLMOverhead{}, err
 	}

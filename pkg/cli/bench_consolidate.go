@@ -1,0 +1,485 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/recollect-dev/recollect/pkg/bus"
+	"github.com/recollect-dev/recollect/pkg/consolidate"
+	"github.com/recollect-dev/recollect/pkg/embed/minilm"
+	"github.com/recollect-dev/recollect/pkg/embedder"
+	"github.com/recollect-dev/recollect/pkg/llm"
+	"github.com/recollect-dev/recollect/pkg/lock/memlock"
+	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/store"
+	"github.com/recollect-dev/recollect/pkg/store/local"
+)
+
+// ConsolidateResult is what `recollect bench consolidate --json` prints.
+type ConsolidateResult struct {
+	// Memories is every memory of the tenant after the timed epochs,
+	// archived and superseded ones included (what an epoch reads);
+	// Active those neither archived nor superseded.
+	Memories        int `json:"memories"`
+	InitialMemories int `json:"initial_memories"`
+	Active          int `json:"active_memories"`
+	// Changed is how many memories are added before each timed epoch.
+	Changed int `json:"changed"`
+	Epochs  int `json:"epochs"`
+	// P50Ms and P99Ms are the timed epochs' durations (Epoch, from the
+	// lease to the announcement), QPS epochs per second.
+	P50Ms  float64 `json:"p50_ms"`
+	P99Ms  float64 `json:"p99_ms"`
+	MeanMs float64 `json:"mean_ms"`
+	MaxMs  float64 `json:"max_ms"`
+	QPS    float64 `json:"qps"`
+	// PerEpoch is each timed epoch: its time, what it did, its LLM calls.
+	PerEpoch []ConsolidateEpoch `json:"per_epoch"`
+	// LLM calls over the timed epochs: as the epochs count them, and as
+	// the usage log received them (one record per HTTP attempt).
+	LLM                 string         `json:"llm"` // none, scripted or the URL's host
+	LLMLevel            string         `json:"llm_level"`
+	ModelDelayMs        float64        `json:"model_delay_ms,omitempty"`
+	LLMCalls            int            `json:"llm_calls"`
+	LLMCallsMaxPerEpoch int            `json:"llm_calls_max_per_epoch"`
+	UsageRecords        int            `json:"usage_records"`
+	UsageByComponent    map[string]int `json:"usage_by_component,omitempty"`
+	// Setup: the fill, and the untimed epochs run (without an LLM) until
+	// one archives nothing, so the timed ones start from a consolidated
+	// tenant.
+	FillS        float64 `json:"fill_s"`
+	WarmupEpochs int     `json:"warmup_epochs"`
+	WarmupS      float64 `json:"warmup_s"`
+	// ScrollMs is one Scroll of the whole tenant, what every epoch starts
+	// with: the floor under an epoch that reads the tenant.
+	ScrollMs      float64 `json:"scroll_ms"`
+	RSSMB         float64 `json:"rss_mb"`      // peak resident set of the process (VmHWM)
+	RSSEndMB      float64 `json:"rss_end_mb"`  // resident set after the epochs (VmRSS)
+	LoadAvgBefore float64 `json:"load_before"` // 1-minute load average before the timed epochs
+	LoadAvgAfter  float64 `json:"load_after"`
+	Vectors       string  `json:"vectors"`
+	Note          string  `json:"note"`
+	GOMAXPROCS    int     `json:"gomaxprocs"`
+	CPUs          int     `json:"cpus"`
+}
+
+// ConsolidateEpoch is one timed epoch.
+type ConsolidateEpoch struct {
+	Ms    float64                  `json:"ms"`
+	Event memory.ConsolidatedEvent `json:"event"`
+	// JournalOps are the operations the epoch wrote to the audit log, by
+	// phase; JournalBytes their JSON without vectors.
+	JournalOps       int            `json:"journal_ops"`
+	JournalOpsPhase  map[string]int `json:"journal_ops_by_phase"`
+	JournalBytes     int64          `json:"journal_bytes"`
+	UsageRecords     int            `json:"usage_records"`
+	UsageByComponent map[string]int `json:"usage_by_component,omitempty"`
+}
+
+const consolidateVectors = "synthetic: random unit vectors around 256 random centroids (cosines 0.5–0.9 within one), " +
+	"one in five new memories a near duplicate (cosine ≈ 0.97) of an existing one; not embedded, since the built-in " +
+	"model embeds about 600 sentences/s (minutes for 100k)"
+
+const consolidateNote = "local store and embedded NATS in a temp dir, memlock lease, injected clock advanced by --interval " +
+	"per epoch; the tenant is a fifth explicit (source api, never archived by a policy), the rest inferred; 80% working, " +
+	"15% buffer, 5% core; 30% keyed from 200 keys per subject over 50 subjects and 6 namespaces; new memories 70% buffer; " +
+	"every operation JSON-encoded for the audit log (counted, not written); the default rules unless flags change them; " +
+	"without an LLM the epoch looks up no neighbours (merge and reconcile need the LLM)"
+
+// ConsolidateOptions sizes a consolidation benchmark.
+type ConsolidateOptions struct {
+	Memories, Changed, Epochs int
+	// Interval is how far the clock moves per epoch (the schedule).
+	Interval time.Duration
+	// MaxWarmup bounds the untimed epochs.
+	MaxWarmup int
+	DataDir   string
+	Rules     consolidate.Rules
+	LLM       llm.Config
+	// Scripted runs the LLM phases against an in-process scripted model
+	// answering after ModelDelay.
+	Scripted   bool
+	ModelDelay time.Duration
+	CPUProfile string // profile of the timed epochs only
+}
+
+func newBenchConsolidateCmd() *cobra.Command {
+	var (
+		opt    ConsolidateOptions
+		asJSON bool
+	)
+	cmd := &cobra.Command{
+		Use:   "consolidate",
+		Short: "Consolidation epoch time over a large tenant with a few changed memories, and its LLM calls",
+		Long: "Fills one tenant of the local store with --memories synthetic memories, runs untimed epochs until the tenant is\n" +
+			"consolidated, then times --epochs epochs, each after adding --changed new memories. --json prints one object\n" +
+			"with memories (the tenant's size), p50_ms and p99_ms (the epochs' durations), qps (epochs per second), per-epoch\n" +
+			"operation counts, LLM calls and usage-log records, peak RSS and the load average. Without --llm-url or\n" +
+			"--scripted-llm no LLM is used. The rule flags are the consolidator's.",
+		Args: cobra.NoArgs,
+	}
+	fs := cmd.Flags()
+	fs.IntVar(&opt.Memories, "memories", 100_000, "memories in the tenant before the timed epochs")
+	fs.IntVar(&opt.Changed, "changed", 1000, "new memories added before each timed epoch")
+	fs.IntVar(&opt.Epochs, "epochs", 3, "timed epochs")
+	fs.DurationVar(&opt.Interval, "interval", 30*time.Minute, "how far the injected clock moves per epoch")
+	fs.IntVar(&opt.MaxWarmup, "max-warmup", 30, "most untimed epochs run to consolidate the tenant first")
+	fs.StringVar(&opt.DataDir, "data-dir", "", "empty directory for the store and the bus (default: a temporary one, removed afterwards)")
+	fs.BoolVar(&opt.Scripted, "scripted-llm", false, "run the LLM phases against an in-process scripted model (well-formed answers, no real model)")
+	fs.DurationVar(&opt.ModelDelay, "model-delay", 0, "how long the scripted model takes per call")
+	fs.StringVar(&opt.CPUProfile, "cpuprofile", "", "write a CPU profile of the timed epochs to this file")
+	fs.BoolVar(&asJSON, "json", false, "print one JSON object")
+	opt.Rules.RegisterFlags("", fs)
+	llmFlags := pflag.NewFlagSet("llm", pflag.ContinueOnError)
+	opt.LLM.RegisterFlags("", llmFlags)
+	fs.AddFlagSet(llmFlags)
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		res, err := BenchConsolidate(cmd.Context(), opt)
+		if err != nil {
+			return err
+		}
+		if asJSON {
+			return json.NewEncoder(cmd.OutOrStdout()).Encode(res)
+		}
+		printConsolidate(cmd.OutOrStdout(), res)
+		return nil
+	}
+	return cmd
+}
+
+func printConsolidate(w io.Writer, res ConsolidateResult) {
+	fmt.Fprintf(w, "tenant            %d memories (%d active), %d changed per epoch\n", res.Memories, res.Active, res.Changed)
+	fmt.Fprintf(w, "setup             fill %.1f s, %d untimed epochs in %.1f s; one scroll of the tenant %.0f ms\n",
+		res.FillS, res.WarmupEpochs, res.WarmupS, res.ScrollMs)
+	fmt.Fprintf(w, "epoch             p50 %.0f ms, p99 %.0f ms, mean %.0f ms over %d epochs\n", res.P50Ms, res.P99Ms, res.MeanMs, res.Epochs)
+	for i, e := range res.PerEpoch {
+		ev := e.Event
+		fmt.Fprintf(w, "  epoch %d         %.0f ms: decayed %d, promoted %d, triaged %d, core %d, rejected %d, superseded %d, merged %d, archived %d, llm calls %d, %d ops (%d bytes)\n",
+			i+1, e.Ms, ev.Decayed, ev.Promoted, ev.Triaged, ev.Core, ev.Rejected, ev.Superseded, ev.Merged, ev.Archived, ev.LLMCalls,
+			e.JournalOps, e.JournalBytes)
+	}
+	fmt.Fprintf(w, "llm               %s (level %s): %d calls, at most %d per epoch, %d usage records\n",
+		res.LLM, res.LLMLevel, res.LLMCalls, res.LLMCallsMaxPerEpoch, res.UsageRecords)
+	fmt.Fprintf(w, "memory            peak rss %.0f MB, %.0f MB at the end\n", res.RSSMB, res.RSSEndMB)
+	fmt.Fprintf(w, "load              %.2f before, %.2f after (%d cpus)\n", res.LoadAvgBefore, res.LoadAvgAfter, res.CPUs)
+	fmt.Fprintf(w, "vectors           %s\n", res.Vectors)
+	fmt.Fprintf(w, "note              %s\n", res.Note)
+}
+
+// benchClock is the epochs' injected clock.
+type benchClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *benchClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+
+func (c *benchClock) add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
+
+// BenchConsolidate fills a tenant, consolidates it, and times epochs over
+// it, each after adding opt.Changed memories.
+func BenchConsolidate(ctx context.Context, opt ConsolidateOptions) (ConsolidateResult, error) {
+	if opt.Memories < 1 || opt.Changed < 0 || opt.Epochs < 1 || opt.Interval <= 0 || opt.MaxWarmup < 1 || opt.ModelDelay < 0 {
+		return ConsolidateResult{}, errNeed("memories, epochs and max-warmup >= 1, changed >= 0, interval > 0, model-delay >= 0")
+	}
+	if opt.Scripted && opt.LLM.URL != "" {
+		return ConsolidateResult{}, errors.New("give either --llm-url or --scripted-llm, not both")
+	}
+	dir, cleanup, err := benchDataDir(opt.DataDir)
+	if err != nil {
+		return ConsolidateResult{}, err
+	}
+	defer cleanup()
+	log := slog.New(slog.DiscardHandler)
+	b, err := bus.Open(ctx, bus.Config{DataDir: filepath.Join(dir, "bus")}, log)
+	if err != nil {
+		return ConsolidateResult{}, err
+	}
+	defer b.Close()
+	st, err := local.Open(filepath.Join(dir, "store"), local.WithLogger(log))
+	if err != nil {
+		return ConsolidateResult{}, fmt.Errorf("open store: %w", err)
+	}
+	defer st.Close()
+
+	clock := &benchClock{t: time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC)}
+	c := newConsolidateCorpus(clock.now())
+	res := ConsolidateResult{InitialMemories: opt.Memories, Changed: opt.Changed, Epochs: opt.Epochs, LLM: "none",
+		LLMLevel: string(llm.LevelOff), Vectors: consolidateVectors, Note: consolidateNote,
+		GOMAXPROCS: runtime.GOMAXPROCS(0), CPUs: runtime.NumCPU()}
+	begin := time.Now()
+	if err := upsertGenerated(ctx, st, opt.Memories, c.existing); err != nil {
+		return res, err
+	}
+	res.FillS = time.Since(begin).Seconds()
+
+	cfg := consolidate.Config{LeaseTTL: time.Minute, Rules: opt.Rules}
+	warm, err := startConsolidator(ctx, cfg, st, b, clock, log)
+	if err != nil {
+		return res, err
+	}
+	begin = time.Now()
+	for res.WarmupEpochs < opt.MaxWarmup {
+		clock.add(opt.Interval)
+		res.WarmupEpochs++
+		ev, err := warm.Epoch(ctx, consolidateTenant, fmt.Sprintf("warmup-%d", res.WarmupEpochs), nil)
+		if err != nil {
+			_ = warm.Stop(ctx)
+			return res, fmt.Errorf("untimed epoch %d: %w", res.WarmupEpochs, err)
+		}
+		if ev.Archived == 0 {
+			break
+		}
+	}
+	res.WarmupS = time.Since(begin).Seconds()
+	if err := warm.Stop(ctx); err != nil {
+		return res, err
+	}
+
+	counter := &usageCounter{}
+	var opts []consolidate.Option
+	journal := &countingJournal{}
+	opts = append(opts, consolidate.WithJournal(journal))
+	llmOpts, closeLLM, err := benchConsolidateLLM(opt, counter, log, &res)
+	if err != nil {
+		return res, err
+	}
+	defer closeLLM()
+	opts = append(opts, llmOpts...)
+	cons, err := startConsolidator(ctx, cfg, st, b, clock, log, opts...)
+	if err != nil {
+		return res, err
+	}
+	defer func() { _ = cons.Stop(context.WithoutCancel(ctx)) }()
+
+	res.LoadAvgBefore = loadAverage()
+	if opt.CPUProfile != "" {
+		stop, err := startCPUProfile(opt.CPUProfile)
+		if err != nil {
+			return res, err
+		}
+		defer stop()
+	}
+	var took []time.Duration
+	var total time.Duration
+	for e := range opt.Epochs {
+		last := clock.now() // the previous epoch's start
+		step := opt.Interval / time.Duration(2*max(opt.Changed, 1))
+		if err := upsertGenerated(ctx, st, opt.Changed, func(j int) memory.Memory {
+			return c.changed(opt.Memories, e, j, last.Add(time.Duration(j+1)*step))
+		}); err != nil {
+			return res, err
+		}
+		clock.add(opt.Interval)
+		_, _ = counter.take()
+		journal.take()
+		begin := time.Now()
+		ev, err := cons.Epoch(ctx, consolidateTenant, fmt.Sprintf("bench-%d", e+1), nil)
+		d := time.Since(begin)
+		if err != nil {
+			return res, fmt.Errorf("timed epoch %d: %w", e+1, err)
+		}
+		took, total = append(took, d), total+d
+		pe := ConsolidateEpoch{Ms: ms(d), Event: ev}
+		pe.JournalOps, pe.JournalOpsPhase, pe.JournalBytes = journal.take()
+		pe.UsageRecords, pe.UsageByComponent = counter.take()
+		res.PerEpoch = append(res.PerEpoch, pe)
+		res.LLMCalls += ev.LLMCalls
+		res.LLMCallsMaxPerEpoch = max(res.LLMCallsMaxPerEpoch, ev.LLMCalls)
+		res.UsageRecords += pe.UsageRecords
+		for k, n := range pe.UsageByComponent {
+			if res.UsageByComponent == nil {
+				res.UsageByComponent = map[string]int{}
+			}
+			res.UsageByComponent[k] += n
+		}
+	}
+	res.LoadAvgAfter = loadAverage()
+	sortDurations(took)
+	res.P50Ms, res.P99Ms, res.MaxMs = percentile(took, 50), percentile(took, 99), ms(took[len(took)-1])
+	res.MeanMs = ms(total) / float64(len(took))
+	res.QPS = float64(len(took)) / total.Seconds()
+	return res, tenantFigures(ctx, st, &res)
+}
+
+// tenantFigures counts the tenant and times one full scroll of it.
+func tenantFigures(ctx context.Context, st store.Store, res *ConsolidateResult) error {
+	all := store.Filter{IncludeArchived: true, IncludeSuperseded: true}
+	begin := time.Now()
+	n := 0
+	if err := st.Scroll(ctx, consolidateTenant, all, func(memory.Memory) error { n++; return nil }); err != nil {
+		return fmt.Errorf("scroll the tenant: %w", err)
+	}
+	res.ScrollMs, res.Memories = ms(time.Since(begin)), n
+	active, err := st.Count(ctx, consolidateTenant, store.Filter{})
+	if err != nil {
+		return fmt.Errorf("count active memories: %w", err)
+	}
+	res.Active = active
+	if res.RSSMB, err = peakRSSMB(); err != nil {
+		return err
+	}
+	res.RSSEndMB, _ = procStatusMB("VmRSS:")
+	return nil
+}
+
+// benchConsolidateLLM builds the LLM options of the timed consolidator:
+// none without --llm-url or --scripted-llm; else a client whose usage log
+// is counter, and the built-in model to embed the memories epochs make.
+func benchConsolidateLLM(opt ConsolidateOptions, counter *usageCounter, log *slog.Logger, res *ConsolidateResult) ([]consolidate.Option, func(), error) {
+	cfg := opt.LLM
+	switch {
+	case opt.Scripted:
+		model, err := startScriptedLLM(opt.ModelDelay, consolidationAnswer)
+		if err != nil {
+			return nil, nil, err
+		}
+		cfg.URL, cfg.APIKey = model.url(), ""
+		res.LLM, res.ModelDelayMs = "scripted", ms(opt.ModelDelay)
+		built, closeModel, err := consolidateLLMOptions(cfg, counter, log, res)
+		if err != nil {
+			model.close()
+			return nil, nil, err
+		}
+		return built, func() { closeModel(); model.close() }, nil
+	case cfg.URL != "":
+		res.LLM = cfg.URL
+		return consolidateLLMOptions(cfg, counter, log, res)
+	}
+	return nil, func() {}, nil
+}
+
+func consolidateLLMOptions(cfg llm.Config, counter *usageCounter, log *slog.Logger, res *ConsolidateResult) ([]consolidate.Option, func(), error) {
+	client, err := llm.New(cfg, counter, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	res.LLMLevel = string(client.Level())
+	m, err := minilm.Load()
+	if err != nil {
+		return nil, nil, err
+	}
+	var ecfg embedder.Config
+	ecfg.RegisterFlags("", pflag.NewFlagSet("embedder", pflag.ContinueOnError))
+	vz, err := embedder.NewVectorizer(m, ecfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return []consolidate.Option{consolidate.WithLLM(client), consolidate.WithVectors(vz, m.Model())}, func() {}, nil
+}
+
+func startConsolidator(ctx context.Context, cfg consolidate.Config, st store.Store, b *bus.Bus, clock *benchClock, log *slog.Logger,
+	opts ...consolidate.Option) (*consolidate.Consolidator, error) {
+	c, err := consolidate.New(cfg, st, b, memlock.New(), prometheus.NewRegistry(), log, clock.now, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Start(ctx); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// upsertGenerated writes memories gen(0..n-1) in batches, generating each
+// batch just before writing it.
+func upsertGenerated(ctx context.Context, st store.Store, n int, gen func(int) memory.Memory) error {
+	batch := make([]memory.Memory, 0, storeUpsertBatch)
+	for start := 0; start < n; start += storeUpsertBatch {
+		batch = batch[:0]
+		for i := start; i < min(n, start+storeUpsertBatch); i++ {
+			batch = append(batch, gen(i))
+		}
+		if err := st.Upsert(ctx, batch); err != nil {
+			return fmt.Errorf("upsert memories %d..%d: %w", start, start+len(batch)-1, err)
+		}
+	}
+	return nil
+}
+
+// benchDataDir returns the directory to work in and what removes it: a
+// temporary one by default; a given one must be empty or not exist yet.
+func benchDataDir(dir string) (string, func(), error) {
+	if dir == "" {
+		d, err := os.MkdirTemp("", "recollect-bench-consolidate-")
+		if err != nil {
+			return "", nil, err
+		}
+		return d, func() { _ = os.RemoveAll(d) }, nil
+	}
+	entries, err := os.ReadDir(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return "", nil, err
+		}
+	case err != nil:
+		return "", nil, fmt.Errorf("read data-dir %s: %w", dir, err)
+	case len(entries) > 0:
+		return "", nil, fmt.Errorf("data-dir %s is not empty: the benchmark needs a fresh store", dir)
+	}
+	return dir, func() {}, nil
+}
+
+// countingJournal is the audit log of the benchmark: it encodes every
+// operation as JSON without vectors, as a log would write it, and counts
+// operations and bytes.
+type countingJournal struct {
+	mu      sync.Mutex
+	ops     int
+	byPhase map[string]int
+	bytes   int64
+}
+
+func (j *countingJournal) Record(_ context.Context, e consolidate.EpochRecord) error {
+	var w byteCounter
+	enc := json.NewEncoder(&w)
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.byPhase == nil {
+		j.byPhase = map[string]int{}
+	}
+	for _, op := range e.Ops {
+		op.Before, op.After = withoutVectors(op.Before), withoutVectors(op.After)
+		if err := enc.Encode(op); err != nil {
+			return fmt.Errorf("encode operation: %w", err)
+		}
+		j.ops++
+		j.byPhase[op.Phase]++
+	}
+	j.bytes += int64(w)
+	return nil
+}
+
+func (j *countingJournal) take() (int, map[string]int, int64) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	ops, by, n := j.ops, j.byPhase, j.bytes
+	j.ops, j.byPhase, j.bytes = 0, nil, 0
+	return ops, by, n
+}
+
+func withoutVectors(ms []memory.Memory) []memory.Memory {
+	out := make([]memory.Memory, len(ms))
+	for i, m := range ms {
+		m.Vector = nil
+		out[i] = m
+	}
+	return out
+}
+
+type byteCounter int64
+
+func (b *byteCounter) Write(p []byte) (int, error) { *b += byteCounter(len(p)); return len(p), nil }
