@@ -65,7 +65,12 @@ type ConsolidateResult struct {
 	WarmupS      float64 `json:"warmup_s"`
 	// ScrollMs is one Scroll of the whole tenant, what every epoch starts
 	// with: the floor under an epoch that reads the tenant.
-	ScrollMs      float64 `json:"scroll_ms"`
+	ScrollMs float64 `json:"scroll_ms"`
+	// RecordBytes is the store's mean encoded record (what each written
+	// record adds to its log); Compactions the store compactions during
+	// the timed epochs, which the written records set off.
+	RecordBytes   float64 `json:"record_bytes"`
+	Compactions   uint64  `json:"compactions"`
 	RSSMB         float64 `json:"rss_mb"`      // peak resident set of the process (VmHWM)
 	RSSEndMB      float64 `json:"rss_end_mb"`  // resident set after the epochs (VmRSS)
 	LoadAvgBefore float64 `json:"load_before"` // 1-minute load average before the timed epochs
@@ -82,9 +87,12 @@ type ConsolidateEpoch struct {
 	Event memory.ConsolidatedEvent `json:"event"`
 	// JournalOps are the operations the epoch wrote to the audit log, by
 	// phase; JournalBytes their JSON without vectors.
-	JournalOps       int            `json:"journal_ops"`
-	JournalOpsPhase  map[string]int `json:"journal_ops_by_phase"`
-	JournalBytes     int64          `json:"journal_bytes"`
+	JournalOps      int            `json:"journal_ops"`
+	JournalOpsPhase map[string]int `json:"journal_ops_by_phase"`
+	JournalBytes    int64          `json:"journal_bytes"`
+	// WrittenRecords are the records the epoch wrote to the store (whole
+	// records: a payload update logs the memory with its vector).
+	WrittenRecords   int            `json:"written_records"`
 	UsageRecords     int            `json:"usage_records"`
 	UsageByComponent map[string]int `json:"usage_by_component,omitempty"`
 }
@@ -167,10 +175,11 @@ func printConsolidate(w io.Writer, res ConsolidateResult) {
 	fmt.Fprintf(w, "epoch             p50 %.0f ms, p99 %.0f ms, mean %.0f ms over %d epochs\n", res.P50Ms, res.P99Ms, res.MeanMs, res.Epochs)
 	for i, e := range res.PerEpoch {
 		ev := e.Event
-		fmt.Fprintf(w, "  epoch %d         %.0f ms: decayed %d, promoted %d, triaged %d, core %d, rejected %d, superseded %d, merged %d, archived %d, llm calls %d, %d ops (%d bytes)\n",
+		fmt.Fprintf(w, "  epoch %d         %.0f ms: decayed %d, promoted %d, triaged %d, core %d, rejected %d, superseded %d, merged %d, archived %d, llm calls %d, %d ops (%d bytes), %d records written\n",
 			i+1, e.Ms, ev.Decayed, ev.Promoted, ev.Triaged, ev.Core, ev.Rejected, ev.Superseded, ev.Merged, ev.Archived, ev.LLMCalls,
-			e.JournalOps, e.JournalBytes)
+			e.JournalOps, e.JournalBytes, e.WrittenRecords)
 	}
+	fmt.Fprintf(w, "store             %.0f bytes per record, %d compactions during the timed epochs\n", res.RecordBytes, res.Compactions)
 	fmt.Fprintf(w, "llm               %s (level %s): %d calls, at most %d per epoch, %d usage records\n",
 		res.LLM, res.LLMLevel, res.LLMCalls, res.LLMCallsMaxPerEpoch, res.UsageRecords)
 	fmt.Fprintf(w, "memory            peak rss %.0f MB, %.0f MB at the end\n", res.RSSMB, res.RSSEndMB)
@@ -259,13 +268,15 @@ func BenchConsolidate(ctx context.Context, opt ConsolidateOptions) (ConsolidateR
 	}
 	defer closeLLM()
 	opts = append(opts, llmOpts...)
-	cons, err := startConsolidator(ctx, cfg, st, b, clock, log, opts...)
+	written := &countingStore{Store: st}
+	cons, err := startConsolidator(ctx, cfg, written, b, clock, log, opts...)
 	if err != nil {
 		return res, err
 	}
 	defer func() { _ = cons.Stop(context.WithoutCancel(ctx)) }()
 
 	res.LoadAvgBefore = loadAverage()
+	compactions := st.Stats().Compactions
 	if opt.CPUProfile != "" {
 		stop, err := startCPUProfile(opt.CPUProfile)
 		if err != nil {
@@ -286,6 +297,7 @@ func BenchConsolidate(ctx context.Context, opt ConsolidateOptions) (ConsolidateR
 		clock.add(opt.Interval)
 		_, _ = counter.take()
 		journal.take()
+		written.take()
 		begin := time.Now()
 		ev, err := cons.Epoch(ctx, consolidateTenant, fmt.Sprintf("bench-%d", e+1), nil)
 		d := time.Since(begin)
@@ -296,6 +308,7 @@ func BenchConsolidate(ctx context.Context, opt ConsolidateOptions) (ConsolidateR
 		pe := ConsolidateEpoch{Ms: ms(d), Event: ev}
 		pe.JournalOps, pe.JournalOpsPhase, pe.JournalBytes = journal.take()
 		pe.UsageRecords, pe.UsageByComponent = counter.take()
+		pe.WrittenRecords = written.take()
 		res.PerEpoch = append(res.PerEpoch, pe)
 		res.LLMCalls += ev.LLMCalls
 		res.LLMCallsMaxPerEpoch = max(res.LLMCallsMaxPerEpoch, ev.LLMCalls)
@@ -308,6 +321,11 @@ func BenchConsolidate(ctx context.Context, opt ConsolidateOptions) (ConsolidateR
 		}
 	}
 	res.LoadAvgAfter = loadAverage()
+	stats := st.Stats()
+	res.Compactions = stats.Compactions - compactions
+	if stats.Memories > 0 {
+		res.RecordBytes = float64(stats.LiveBytes) / float64(stats.Memories)
+	}
 	sortDurations(took)
 	res.P50Ms, res.P99Ms, res.MaxMs = percentile(took, 50), percentile(took, 99), ms(took[len(took)-1])
 	res.MeanMs = ms(total) / float64(len(took))
@@ -483,3 +501,36 @@ func withoutVectors(ms []memory.Memory) []memory.Memory {
 type byteCounter int64
 
 func (b *byteCounter) Write(p []byte) (int, error) { *b += byteCounter(len(p)); return len(p), nil }
+
+// countingStore counts the records written through it.
+type countingStore struct {
+	store.Store
+	mu      sync.Mutex
+	records int
+}
+
+func (c *countingStore) add(n int) { c.mu.Lock(); c.records += n; c.mu.Unlock() }
+
+func (c *countingStore) take() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := c.records
+	c.records = 0
+	return n
+}
+
+func (c *countingStore) Upsert(ctx context.Context, mems []memory.Memory) error {
+	err := c.Store.Upsert(ctx, mems)
+	if err == nil {
+		c.add(len(mems))
+	}
+	return err
+}
+
+func (c *countingStore) UpdatePayload(ctx context.Context, tenant string, mems []memory.Memory) error {
+	err := c.Store.UpdatePayload(ctx, tenant, mems)
+	if err == nil {
+		c.add(len(mems))
+	}
+	return err
+}
