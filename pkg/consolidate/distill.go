@@ -41,10 +41,19 @@ func (r *run) distill(ctx context.Context) {
 			keys = append(keys, k)
 		}
 	}
-	slices.Sort(keys)
 	for _, k := range keys {
+		slices.SortFunc(groups[k], newerFirst)
+	}
+	// The groups with the newest notes first, at most DistillMaxCalls;
+	// the rest wait for the next epoch.
+	slices.SortFunc(keys, func(a, b string) int {
+		if c := newerFirst(groups[a][0], groups[b][0]); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	for _, k := range keys[:min(len(keys), r.rules.DistillMaxCalls)] {
 		notes := groups[k]
-		slices.SortFunc(notes, newerFirst)
 		r.distillGroup(ctx, notes[:min(len(notes), r.rules.DistillMaxNotes)], notes, prev[k])
 	}
 }

@@ -49,6 +49,7 @@ type Rules struct {
 	MaxPairCalls     int           // merge + reconcile LLM calls per epoch
 	DistillMinNotes  int           // session notes that trigger a distillation (3)
 	DistillMaxNotes  int           // latest notes a distillation reads (10)
+	DistillMaxCalls  int           // distillation calls per epoch, newest groups first
 	DistillMaxChars  int           // longest status (250)
 	AuditEvery       int           // at llm-level auto, an audit every this many epochs (0 = never)
 	AuditMaxMemories int           // most memories shown to one audit call
@@ -76,11 +77,11 @@ func DefaultRules() Rules {
 		PromoteThreshold: 3, PromoteMinImp: 0.6, WorkingAgeGate: 7 * 24 * time.Hour,
 		GateCooldown1: 48, GateCooldown2: 144, GateBatch: 20, GateMaxCalls: 3,
 		MergeSim: 0.78, ReconcileMinSim: 0.55, ReconcileMinGap: time.Hour, Neighbours: 8, MaxPairCalls: 40,
-		DistillMinNotes: 3, DistillMaxNotes: 10, DistillMaxChars: 250,
+		DistillMinNotes: 3, DistillMaxNotes: 10, DistillMaxChars: 250, DistillMaxCalls: 5,
 		AuditEvery: 48, AuditMaxMemories: 120, SandboxThreshold: 0.70,
 		SandboxRecentMod: 24 * time.Hour, SandboxNewAge: 48 * time.Hour,
 		TenantCap: 5000, PruneHalfLife: 90 * 24 * time.Hour, StaleImportance: 0.1,
-		SubjectKeep: 0, LoreKeep: 0, ProvisionalConf: 0.65, ProvisionalAge: 30 * 24 * time.Hour,
+		SubjectKeep: 0, LoreKeep: 0, ProvisionalConf: 0.65, ProvisionalAge: 0,
 		MaxArchivePerEpoch: 10000,
 	}
 }
@@ -105,13 +106,15 @@ func (r *Rules) RegisterFlags(prefix string, fs *pflag.FlagSet) {
 	fs.IntVar(&r.GateCooldown2, prefix+"gate-cooldown-2", d.GateCooldown2, "epochs before a memory the gate rejected twice is reviewed a last time")
 	fs.Float64Var(&r.MergeSim, prefix+"merge-similarity", d.MergeSim, "cosine above which two memories are merged (with an LLM)")
 	fs.Float64Var(&r.ReconcileMinSim, prefix+"reconcile-min-similarity", d.ReconcileMinSim, "cosine above which a newer memory may update an older one (with an LLM)")
-	fs.IntVar(&r.MaxPairCalls, prefix+"consolidate-max-pair-calls", d.MaxPairCalls, "most merge and reconcile LLM calls per epoch")
+	fs.IntVar(&r.MaxPairCalls, prefix+"consolidate-max-pair-calls", d.MaxPairCalls, "most merge and reconcile LLM calls per epoch (merges take at most half; what they leave goes to reconcile)")
+	fs.IntVar(&r.DistillMaxCalls, prefix+"distill-max-calls", d.DistillMaxCalls, "most distillation LLM calls per epoch, newest groups of session notes first")
+	fs.IntVar(&r.MaxArchivePerEpoch, prefix+"max-archive-per-epoch", d.MaxArchivePerEpoch, "most memories one epoch archives, over every policy (the rest waits for the next epoch)")
 	fs.IntVar(&r.AuditEvery, prefix+"audit-every", d.AuditEvery, "at llm-level auto, run the LLM audit every this many epochs (full: every epoch; 0: never)")
 	fs.IntVar(&r.TenantCap, prefix+"tenant-cap", d.TenantCap, "most active memories per tenant (000's prune cap); the lowest-scored inferred ones beyond it are archived (0 = no cap)")
 	fs.Float64Var(&r.StaleImportance, prefix+"stale-importance", d.StaleImportance, "inferred working memories never used and decayed below this importance are archived (004; 0 = off)")
 	fs.IntVar(&r.SubjectKeep, prefix+"subject-keep", d.SubjectKeep, "most active inferred memories per user subject, older ones archived (002 uses 80; 0 = off)")
 	fs.IntVar(&r.LoreKeep, prefix+"lore-keep", d.LoreKeep, "most active inferred lore memories, older ones archived (002 uses 120; 0 = off)")
-	fs.DurationVar(&r.ProvisionalAge, prefix+"provisional-age", d.ProvisionalAge, "inferred low-confidence memories never reinforced are archived after this (001; 0 = off)")
+	fs.DurationVar(&r.ProvisionalAge, prefix+"provisional-age", d.ProvisionalAge, "inferred low-confidence memories never reinforced nor recalled are archived this long after they were created (001 uses 720h; 0 = off)")
 	fs.DurationVar(&r.ArchivedRetention, prefix+"archived-retention", d.ArchivedRetention, "delete archived memories this long after they were archived (0 = keep them forever)")
 }
 
@@ -123,6 +126,7 @@ func (r *Rules) Validate() error {
 	}
 	for name, v := range map[string]int{"buffer-cap": r.BufferCap, "tenant-cap": r.TenantCap, "subject-keep": r.SubjectKeep,
 		"lore-keep": r.LoreKeep, "audit-every": r.AuditEvery, "consolidate-max-pair-calls": r.MaxPairCalls,
+		"distill-max-calls": r.DistillMaxCalls, "max-archive-per-epoch": r.MaxArchivePerEpoch,
 		"gate-cooldown-1": r.GateCooldown1, "gate-cooldown-2": r.GateCooldown2} {
 		if v < 0 {
 			errs = append(errs, fmt.Errorf("%s must not be negative (got %d)", name, v))

@@ -268,3 +268,46 @@ func TestScheduledEpochIdles(t *testing.T) {
 		t.Fatalf("importance %v after idle scheduled epochs", got.Importance)
 	}
 }
+
+// The tenant cap (000) archives inferred memories, lowest score first,
+// even when explicit memories alone exceed it; explicit ones stay; one
+// epoch archives at most max-archive-per-epoch.
+func TestTenantCapAndArchiveBudget(t *testing.T) {
+	f := newFixture(t, "", func(c *Config) { c.Rules.TenantCap, c.Rules.MaxArchivePerEpoch, c.Rules.BufferCap = 5, 6, 0 })
+	var ms []memory.Memory
+	for i := range 10 {
+		e := f.mem(fmt.Sprintf("Explicit fact %d about the deployment", i), memory.TypeFact, memory.SourceAPI)
+		in := f.mem(fmt.Sprintf("Inferred fact %d about the office", i), memory.TypeFact, memory.SourceTurn)
+		in.Layer = memory.LayerWorking
+		in.AccessCount = i // the most used are archived last
+		ms = append(ms, e, in)
+	}
+	f.put(t, ms...)
+	count := func() (explicit, inferred int) {
+		for _, m := range f.all(t) {
+			if m.Archived && m.Explicit() {
+				explicit++
+			} else if m.Archived {
+				inferred++
+			}
+		}
+		return
+	}
+	f.epoch(t)
+	if e, i := count(); e != 0 || i != 6 {
+		t.Fatalf("after one epoch: %d explicit and %d inferred archived, want 0 and 6 (the per-epoch budget)", e, i)
+	}
+	for _, m := range f.all(t) {
+		if m.Archived && m.AccessCount >= 6 {
+			t.Fatalf("%q (access %d) archived before less used ones", m.Content, m.AccessCount)
+		}
+	}
+	f.clock.add(time.Hour)
+	f.epoch(t)
+	if e, i := count(); e != 0 || i != 10 {
+		t.Fatalf("after two epochs: %d explicit and %d inferred archived, want 0 and 10", e, i)
+	}
+	if n := len(f.all(t)); n != 20 {
+		t.Fatalf("%d memories, want 20: a cap never deletes", n)
+	}
+}

@@ -179,10 +179,10 @@ func (r *run) findPairs(ctx context.Context) error {
 	return nil
 }
 
-// pairCalls asks the LLM about the queued pairs, merges first, within
-// MaxPairCalls; pairs beyond it wait: their memories are still this
-// epoch's changes next time only if they changed again, so the most
-// similar pairs go first.
+// pairCalls asks the LLM about the queued pairs, merges first (at most
+// half of MaxPairCalls), then reconciles, the most similar pairs first.
+// Pairs beyond the budget are not asked about again unless one of their
+// memories changes; the audit can still merge them.
 func (r *run) pairCalls(ctx context.Context) {
 	if r.c.level() == llm.LevelOff {
 		return
@@ -190,14 +190,18 @@ func (r *run) pairCalls(ctx context.Context) {
 	bySim := func(a, b pair) int { return cmp.Compare(b.sim, a.sim) }
 	slices.SortStableFunc(r.mergeQueue, bySim)
 	slices.SortStableFunc(r.reconcileQueue, bySim)
+	// Merges take at most half the budget, so updates are reconciled even
+	// when many near duplicates wait; what merges leave goes to reconcile.
 	budget := r.rules.MaxPairCalls
+	merges := (budget + 1) / 2
 	for _, p := range r.mergeQueue {
-		if budget == 0 {
+		if merges == 0 {
 			break
 		}
 		if !r.pairOpen(p) {
 			continue
 		}
+		merges--
 		budget--
 		r.mergeLLM(ctx, p)
 	}

@@ -23,10 +23,12 @@ func (r *run) retention() {
 		}
 	})
 	done := map[string]bool{}
+	budget := r.rules.MaxArchivePerEpoch
 	arch := func(m *memory.Memory, policy, why string) {
-		if done[m.ID] {
+		if done[m.ID] || budget <= 0 {
 			return
 		}
+		budget--
 		done[m.ID] = true
 		r.archive(m, PhaseArchive, policy+": "+why)
 		r.c.archived.WithLabelValues(policy).Inc()
@@ -41,7 +43,7 @@ func (r *run) retention() {
 	// 001: provisional memories never confirmed.
 	if r.rules.ProvisionalAge > 0 {
 		for _, m := range inferred {
-			if m.Confidence < r.rules.ProvisionalConf && m.RepetitionCount <= 1 && r.now.Sub(m.CreatedAt) > r.rules.ProvisionalAge {
+			if m.Confidence < r.rules.ProvisionalConf && m.RepetitionCount <= 1 && m.AccessCount == 0 && r.now.Sub(m.CreatedAt) > r.rules.ProvisionalAge {
 				arch(m, "provisional", fmt.Sprintf("confidence %.2f, never reinforced, older than %s", m.Confidence, r.rules.ProvisionalAge))
 			}
 		}
@@ -100,7 +102,7 @@ func (r *run) retention() {
 			score := func(m *memory.Memory) float64 {
 				return math.Pow(0.5, r.now.Sub(m.CreatedAt).Hours()/half) + math.Log2(float64(m.AccessCount)+1)
 			}
-			r.capBy(left, len(left)-over, "tenant-cap", score, arch, done)
+			r.archiveLowest(left, min(over, len(left)), "tenant-cap", fmt.Sprintf("over the tenant cap of %d", r.rules.TenantCap), score, arch)
 		}
 	}
 	// Operator retention: archived memories past ArchivedRetention are
@@ -118,11 +120,19 @@ func (r *run) retention() {
 	}
 }
 
-// capBy archives the lowest-scored of ms beyond keep (0 = no cap), at most
-// MaxArchivePerEpoch at a time.
+// capBy archives the lowest-scored of ms beyond keep (0 = no cap).
 func (r *run) capBy(ms []*memory.Memory, keep int, policy string, score func(*memory.Memory) float64,
 	arch func(*memory.Memory, string, string), done map[string]bool) {
 	if keep <= 0 || len(ms) <= keep {
+		return
+	}
+	r.archiveLowest(ms, len(ms)-keep, policy, fmt.Sprintf("over the cap of %d", keep), score, arch)
+}
+
+// archiveLowest archives the n lowest-scored of ms (ties by id).
+func (r *run) archiveLowest(ms []*memory.Memory, n int, policy, why string, score func(*memory.Memory) float64,
+	arch func(*memory.Memory, string, string)) {
+	if n <= 0 {
 		return
 	}
 	ms = slices.Clone(ms)
@@ -132,10 +142,7 @@ func (r *run) capBy(ms []*memory.Memory, keep int, policy string, score func(*me
 		}
 		return cmp.Compare(a.ID, b.ID)
 	})
-	over := min(len(ms)-keep, r.rules.MaxArchivePerEpoch)
-	for _, m := range ms[:over] {
-		if !done[m.ID] {
-			arch(m, policy, fmt.Sprintf("over the cap of %d", keep))
-		}
+	for _, m := range ms[:n] {
+		arch(m, policy, why)
 	}
 }
