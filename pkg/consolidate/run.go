@@ -316,18 +316,7 @@ func (r *run) rewrite(ctx context.Context, ms []memory.Memory) error {
 var updateBatch = 2000
 
 // cloneMem copies m deeply enough that changing the copy leaves m alone.
-func cloneMem(m *memory.Memory) memory.Memory {
-	c := *m
-	c.Tags = slices.Clone(m.Tags)
-	c.Scope = slices.Clone(m.Scope)
-	c.SourceIDs = slices.Clone(m.SourceIDs)
-	c.DerivedFrom = slices.Clone(m.DerivedFrom)
-	if m.InvalidAt != nil {
-		t := *m.InvalidAt
-		c.InvalidAt = &t
-	}
-	return c
-}
+func cloneMem(m *memory.Memory) memory.Memory { return m.Clone() }
 
 // snapshot is a memory as the audit log keeps it: every field but the
 // vector.

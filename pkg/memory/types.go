@@ -2,7 +2,10 @@
 // conversation event, with their validation and limits.
 package memory
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Limits shared by every stage. A value over a limit is rejected with a
 // *FieldError naming the field and the limit.
@@ -142,6 +145,20 @@ type Memory struct {
 	Epoch int64 `json:"epoch,omitempty"`
 	// Vector is the dense embedding; stores persist it, APIs omit it.
 	Vector []float32 `json:"vector,omitempty"`
+}
+
+// Clone copies m deeply: neither copy's later changes reach the other.
+func (m Memory) Clone() Memory {
+	m.Tags = slices.Clone(m.Tags)
+	m.Scope = slices.Clone(m.Scope)
+	m.SourceIDs = slices.Clone(m.SourceIDs)
+	m.DerivedFrom = slices.Clone(m.DerivedFrom)
+	m.Vector = slices.Clone(m.Vector)
+	if m.InvalidAt != nil {
+		t := *m.InvalidAt
+		m.InvalidAt = &t
+	}
+	return m
 }
 
 // Superseded reports whether a newer memory replaced this one.
