@@ -1,18 +1,13 @@
 package clickhouse
 
 import (
-	"fmt"
-	"regexp"
-
 	"github.com/spf13/pflag"
+
+	"github.com/recollect-dev/recollect/pkg/chconn"
 )
 
 // DefaultTable is where audit entries go unless Config.Table says otherwise.
 const DefaultTable = "recollect_audit"
-
-// identifier is a table name, optionally qualified by its database; no
-// quoting is needed (or allowed) for either part.
-var identifier = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*\.)?[A-Za-z_][A-Za-z0-9_]*$`)
 
 // Config names the audit table. The server is the one of --clickhouse-dsn,
 // shared with the usage log.
@@ -30,10 +25,7 @@ func (c *Config) RegisterFlags(prefix string, fs *pflag.FlagSet) {
 
 // Validate checks the table name is a plain identifier.
 func (c *Config) Validate() error {
-	if c.Table != "" && !identifier.MatchString(c.Table) {
-		return fmt.Errorf("clickhouse-audit-table %q: want name or database.name of letters, digits and _", c.Table)
-	}
-	return nil
+	return chconn.ValidateTable("clickhouse-audit-table", c.Table)
 }
 
 func (c Config) table() string {

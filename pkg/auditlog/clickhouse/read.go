@@ -18,14 +18,15 @@ func (s *Store) Read(ctx context.Context, q auditlog.Query) ([]auditlog.Entry, e
 	if err != nil {
 		return nil, fmt.Errorf("read audit log: %w", err)
 	}
+	d := s.t.Dialect()
 	where := []string{"tenant = ?"}
 	args := []any{q.Tenant}
 	if !q.Since.IsZero() {
-		where = append(where, "time >= "+s.dialect.timeArg(), "time_ns >= ?")
+		where = append(where, "time >= "+d.TimeArg(), "time_ns >= ?")
 		args = append(args, secondLiteral(q.Since), q.Since.UnixNano())
 	}
 	if !q.Until.IsZero() {
-		where = append(where, "time < "+s.dialect.timeArg(), "time_ns < ?")
+		where = append(where, "time < "+d.TimeArg(), "time_ns < ?")
 		args = append(args, secondLiteral(q.Until.Truncate(time.Second).Add(time.Second)), q.Until.UnixNano())
 	}
 	for _, f := range []struct{ column, value string }{
@@ -41,11 +42,11 @@ func (s *Store) Read(ctx context.Context, q auditlog.Query) ([]auditlog.Entry, e
 		args = append(args, q.MemoryID)
 	}
 	args = append(args, q.Limit)
-	query := "SELECT " + selectColumns + " FROM " + s.table + " WHERE " + strings.Join(where, " AND ") +
+	query := "SELECT " + selectColumns + " FROM " + s.t.Name() + " WHERE " + strings.Join(where, " AND ") +
 		" ORDER BY time_ns DESC, seq DESC, ord DESC LIMIT ?"
-	rows, err := s.conn.Query(ctx, query, args...)
+	rows, err := s.t.Query(ctx, query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("read audit log %s on %s: %w", s.table, s.addrs, err)
+		return nil, fmt.Errorf("read audit log: %w", err)
 	}
 	defer rows.Close()
 	out := []auditlog.Entry{}
@@ -58,7 +59,7 @@ func (s *Store) Read(ctx context.Context, q auditlog.Query) ([]auditlog.Entry, e
 		)
 		if err := rows.Scan(&ns, &e.Tenant, &e.Epoch, &e.Seq, &e.Phase, &e.Op, &e.MemoryIDs, &before, &after,
 			&applied, &e.Reason, &e.Decider, &e.Model); err != nil {
-			return nil, fmt.Errorf("scan audit entry from %s: %w", s.table, err)
+			return nil, fmt.Errorf("scan audit entry from %s: %w", s.t.Name(), err)
 		}
 		e.Time = time.Unix(0, ns).UTC()
 		e.Applied = applied == 1
@@ -74,7 +75,7 @@ func (s *Store) Read(ctx context.Context, q auditlog.Query) ([]auditlog.Entry, e
 		out = append(out, e)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read audit log %s: %w", s.table, err)
+		return nil, fmt.Errorf("read audit log %s: %w", s.t.Name(), err)
 	}
 	return out, nil
 }

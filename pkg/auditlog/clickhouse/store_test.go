@@ -3,91 +3,50 @@ package clickhouse
 import (
 	"context"
 	"fmt"
-	"os"
-	"strconv"
-	"sync/atomic"
 	"testing"
 	"time"
-
-	ch "github.com/ClickHouse/clickhouse-go/v2"
 
 	"github.com/recollect-dev/recollect/internal/testserver"
 	"github.com/recollect-dev/recollect/pkg/auditlog"
 	"github.com/recollect-dev/recollect/pkg/auditlog/auditlogtest"
+	"github.com/recollect-dev/recollect/pkg/chconn/chconntest"
 )
-
-// externalDSNEnv points the suite also at a ClickHouse of your choice, e.g.
-// a current release: the Debian server is 18.16, so only this covers the
-// DateTime64/LowCardinality schema.
-const externalDSNEnv = "RECOLLECT_TEST_CLICKHOUSE_DSN"
 
 // TestClickHouse shares one server between its subtests; each gets its
 // own table.
 func TestClickHouse(t *testing.T) {
-	srv := testserver.StartClickHouse(t)
-	var tables atomic.Int64
-	table := func() string { return "audit_" + strconv.FormatInt(tables.Add(1), 10) }
+	dsn := testserver.ClickHouse(t)
 
-	t.Run("Acceptance", func(t *testing.T) {
-		auditlogtest.Run(t, func(t *testing.T) auditlog.Log {
-			return open(t, srv.DSN(), Config{Table: table()})
-		})
-	})
+	t.Run("Acceptance", func(t *testing.T) { acceptance(t, dsn) })
 	t.Run("OpenTwice", func(t *testing.T) {
-		cfg := Config{Table: table()}
-		writeOne(t, open(t, srv.DSN(), cfg), "first")
-		second := open(t, srv.DSN(), cfg) // CREATE TABLE IF NOT EXISTS keeps the data
+		cfg := Config{Table: table(t, dsn)}
+		writeOne(t, open(t, dsn, cfg), "first")
+		second := open(t, dsn, cfg) // CREATE TABLE IF NOT EXISTS keeps the data
 		wantReasons(t, second, "first")
 	})
 	t.Run("DefaultTableAndQualifiedTable", func(t *testing.T) {
-		exec(t, srv.DSN(), "CREATE DATABASE IF NOT EXISTS other")
+		chconntest.Exec(t, dsn, "CREATE DATABASE IF NOT EXISTS other")
 		for _, cfg := range []Config{{}, {Table: "other.audit"}} {
-			writeOne(t, open(t, srv.DSN(), cfg), "x")
+			writeOne(t, open(t, dsn, cfg), "x")
 		}
-		wantRows(t, srv.DSN(), "SELECT count() FROM default.recollect_audit", 1)
-		wantRows(t, srv.DSN(), "SELECT count() FROM other.audit", 1)
-	})
-	t.Run("TableRecreatedAfterDrop", func(t *testing.T) {
-		name := table()
-		s := open(t, srv.DSN(), Config{Table: name})
-		writeOne(t, s, "before the drop")
-		exec(t, srv.DSN(), "DROP TABLE "+name)
-		writeOne(t, s, "after the drop")
-		wantReasons(t, s, "after the drop")
-	})
-	t.Run("ColumnAddedByAnOperator", func(t *testing.T) {
-		// The explicit column list keeps inserts working when the table
-		// has more columns than this version writes.
-		name := table()
-		s := open(t, srv.DSN(), Config{Table: name})
-		exec(t, srv.DSN(), "ALTER TABLE "+name+" ADD COLUMN note String DEFAULT 'n/a'")
-		writeOne(t, s, "with an extra column")
-		wantReasons(t, s, "with an extra column")
+		chconntest.WantRows(t, dsn, "SELECT count() FROM default.recollect_audit", 1)
+		chconntest.WantRows(t, dsn, "SELECT count() FROM other.audit", 1)
 	})
 
-	if dsn := os.Getenv(externalDSNEnv); dsn != "" {
-		t.Run("External", func(t *testing.T) {
-			prefix := fmt.Sprintf("recollect_audittest_%d_%d_", os.Getpid(), time.Now().UnixNano())
-			auditlogtest.Run(t, func(t *testing.T) auditlog.Log {
-				name := prefix + strconv.FormatInt(tables.Add(1), 10)
-				t.Cleanup(func() { exec(t, dsn, "DROP TABLE IF EXISTS "+name) })
-				return open(t, dsn, Config{Table: name})
-			})
-		})
-	} else {
-		t.Logf("%s not set: the DateTime64 schema of ClickHouse >= 20.1 is not exercised", externalDSNEnv)
+	if ext := chconntest.ExternalDSN(t); ext != "" {
+		t.Run("External", func(t *testing.T) { acceptance(t, ext) })
 	}
 }
 
-func TestOpenUnreachable(t *testing.T) {
-	dsn := fmt.Sprintf("clickhouse://127.0.0.1:%d/default?dial_timeout=1s", testserver.FreePort(t))
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	s, err := Open(ctx, dsn, Config{})
-	if err == nil {
-		s.Close()
-		t.Fatalf("open of a closed port succeeded")
-	}
+func acceptance(t *testing.T, dsn string) {
+	auditlogtest.Run(t, func(t *testing.T) auditlog.Log {
+		return open(t, dsn, Config{Table: table(t, dsn)})
+	})
+}
+
+// table is a fresh table name, dropped when the test ends.
+func table(t *testing.T, dsn string) string {
+	return chconntest.TempTable(t, dsn, "recollect_audittest_")
 }
 
 func TestOpenRefusesBadSettings(t *testing.T) {
@@ -148,36 +107,4 @@ func wantReasons(t *testing.T, s *Store, want ...string) {
 	if fmt.Sprint(have) != fmt.Sprint(want) {
 		t.Fatalf("read %q, want %q", have, want)
 	}
-}
-
-func exec(t *testing.T, dsn, query string) {
-	t.Helper()
-	if err := rawConn(t, dsn).Exec(context.Background(), query); err != nil {
-		t.Fatalf("%s: %v", query, err)
-	}
-}
-
-func wantRows(t *testing.T, dsn, query string, want uint64) {
-	t.Helper()
-	var n uint64
-	if err := rawConn(t, dsn).QueryRow(context.Background(), query).Scan(&n); err != nil {
-		t.Fatalf("%s: %v", query, err)
-	}
-	if n != want {
-		t.Fatalf("%s = %d, want %d", query, n, want)
-	}
-}
-
-func rawConn(t *testing.T, dsn string) ch.Conn {
-	t.Helper()
-	opts, err := ch.ParseDSN(dsn)
-	if err != nil {
-		t.Fatalf("parse dsn: %v", err)
-	}
-	conn, err := ch.Open(opts)
-	if err != nil {
-		t.Fatalf("open clickhouse: %v", err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	return conn
 }

@@ -2,19 +2,14 @@ package clickhouse
 
 import (
 	"errors"
-	"fmt"
-	"regexp"
 
-	ch "github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/spf13/pflag"
+
+	"github.com/recollect-dev/recollect/pkg/chconn"
 )
 
 // DefaultTable is where usage records go unless Config.Table says otherwise.
 const DefaultTable = "recollect_usage"
-
-// identifier is a table name, optionally qualified by its database; no
-// quoting is needed (or allowed) for either part.
-var identifier = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*\.)?[A-Za-z_][A-Za-z0-9_]*$`)
 
 // Config selects the ClickHouse that keeps the usage log.
 type Config struct {
@@ -41,12 +36,12 @@ func (c *Config) RegisterFlags(prefix string, fs *pflag.FlagSet) {
 func (c *Config) Validate() error {
 	var errs []error
 	if c.DSN != "" {
-		if _, err := parseDSN(c.DSN); err != nil {
+		if _, err := chconn.ParseDSN(c.DSN); err != nil {
 			errs = append(errs, err)
 		}
 	}
-	if c.Table != "" && !identifier.MatchString(c.Table) {
-		errs = append(errs, fmt.Errorf("clickhouse-usage-table %q: want name or database.name of letters, digits and _", c.Table))
+	if err := chconn.ValidateTable("clickhouse-usage-table", c.Table); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }
@@ -56,18 +51,4 @@ func (c Config) table() string {
 		return DefaultTable
 	}
 	return c.Table
-}
-
-// parseDSN accepts native-protocol DSNs only: that is what is tested, and
-// batches over HTTP behave differently. The driver already keeps any
-// password out of its parse errors.
-func parseDSN(dsn string) (*ch.Options, error) {
-	opts, err := ch.ParseDSN(dsn)
-	if err != nil {
-		return nil, fmt.Errorf("parse clickhouse dsn: %w", err)
-	}
-	if opts.Protocol != ch.Native {
-		return nil, fmt.Errorf("clickhouse dsn: want the native protocol (clickhouse://host:9000/db), got %s", opts.Protocol)
-	}
-	return opts, nil
 }

@@ -2,83 +2,60 @@ package clickhouse
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"strconv"
-	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	ch "github.com/ClickHouse/clickhouse-go/v2"
-
 	"github.com/recollect-dev/recollect/internal/testserver"
+	"github.com/recollect-dev/recollect/pkg/chconn/chconntest"
 	"github.com/recollect-dev/recollect/pkg/usage"
 	"github.com/recollect-dev/recollect/pkg/usage/usagetest"
 )
-
-// externalDSNEnv points the suite also at a ClickHouse of your choice, e.g.
-// a current release: the Debian server is 18.16, so only this covers the
-// DateTime64/LowCardinality schema.
-const externalDSNEnv = "RECOLLECT_TEST_CLICKHOUSE_DSN"
 
 // TestClickHouse shares one server between its subtests: starting one
 // takes a fraction of a second, stopping one up to a second.
 func TestClickHouse(t *testing.T) {
 	srv := testserver.StartClickHouse(t)
-	var tables atomic.Int64
-	table := func() string { return "usage_" + strconv.FormatInt(tables.Add(1), 10) }
+	dsn := srv.DSN()
 
-	t.Run("Acceptance", func(t *testing.T) {
-		usagetest.Run(t, func(t *testing.T) (usage.Writer, usage.Reader) {
-			s := open(t, Config{DSN: srv.DSN(), Table: table()})
-			return s, s
-		})
-	})
+	t.Run("Acceptance", func(t *testing.T) { acceptance(t, dsn) })
 	t.Run("OpenTwice", func(t *testing.T) {
-		cfg := Config{DSN: srv.DSN(), Table: table()}
+		cfg := Config{DSN: dsn, Table: table(t, dsn)}
 		first := open(t, cfg)
 		writeOne(t, first, 5)
 		second := open(t, cfg) // CREATE TABLE IF NOT EXISTS keeps the data
 		wantCalls(t, second, usage.Query{}, 1, 5)
 	})
 	t.Run("DefaultTableAndQualifiedTable", func(t *testing.T) {
-		exec(t, srv.DSN(), "CREATE DATABASE IF NOT EXISTS other")
+		chconntest.Exec(t, dsn, "CREATE DATABASE IF NOT EXISTS other")
 		for _, cfg := range []Config{
-			{DSN: srv.DSN()},
-			{DSN: srv.DSN(), Table: "other.usage"},
+			{DSN: dsn},
+			{DSN: dsn, Table: "other.usage"},
 		} {
 			writeOne(t, open(t, cfg), 1)
 		}
-		wantRows(t, srv.DSN(), "SELECT count() FROM default.recollect_usage", 1)
-		wantRows(t, srv.DSN(), "SELECT count() FROM other.usage", 1)
-	})
-	t.Run("TableRecreatedAfterDrop", func(t *testing.T) {
-		name := table()
-		s := open(t, Config{DSN: srv.DSN(), Table: name})
-		writeOne(t, s, 1)
-		exec(t, srv.DSN(), "DROP TABLE "+name)
-		writeOne(t, s, 2)
-		wantCalls(t, s, usage.Query{}, 1, 2)
+		chconntest.WantRows(t, dsn, "SELECT count() FROM default.recollect_usage", 1)
+		chconntest.WantRows(t, dsn, "SELECT count() FROM other.usage", 1)
 	})
 	t.Run("BufferedSurvivesOutage", func(t *testing.T) {
-		testOutage(t, srv, open(t, Config{DSN: srv.DSN(), Table: table()}))
+		testOutage(t, srv, open(t, Config{DSN: dsn, Table: table(t, dsn)}))
 	})
 
-	if dsn := os.Getenv(externalDSNEnv); dsn != "" {
-		t.Run("External", func(t *testing.T) {
-			prefix := fmt.Sprintf("recollect_usagetest_%d_%d_", os.Getpid(), time.Now().UnixNano())
-			usagetest.Run(t, func(t *testing.T) (usage.Writer, usage.Reader) {
-				name := prefix + strconv.FormatInt(tables.Add(1), 10)
-				t.Cleanup(func() { exec(t, dsn, "DROP TABLE IF EXISTS "+name) })
-				s := open(t, Config{DSN: dsn, Table: name})
-				return s, s
-			})
-		})
-	} else {
-		t.Logf("%s not set: the DateTime64 schema of ClickHouse >= 20.1 is not exercised", externalDSNEnv)
+	if ext := chconntest.ExternalDSN(t); ext != "" {
+		t.Run("External", func(t *testing.T) { acceptance(t, ext) })
 	}
+}
+
+func acceptance(t *testing.T, dsn string) {
+	usagetest.Run(t, func(t *testing.T) (usage.Writer, usage.Reader) {
+		s := open(t, Config{DSN: dsn, Table: table(t, dsn)})
+		return s, s
+	})
+}
+
+// table is a fresh table name, dropped when the test ends.
+func table(t *testing.T, dsn string) string {
+	return chconntest.TempTable(t, dsn, "recollect_usagetest_")
 }
 
 // testOutage stops the server under a Buffered sink: recording goes on,
@@ -128,17 +105,6 @@ func testOutage(t *testing.T, srv *testserver.ClickHouseServer, s *Store) {
 	wantCalls(t, s, usage.Query{Tenant: "acme"}, 200, 200)
 }
 
-func TestOpenUnreachable(t *testing.T) {
-	dsn := fmt.Sprintf("clickhouse://127.0.0.1:%d/default?dial_timeout=1s", testserver.FreePort(t))
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	s, err := Open(ctx, Config{DSN: dsn})
-	if err == nil {
-		s.Close()
-		t.Fatalf("open of a closed port succeeded")
-	}
-}
-
 func TestConfigValidate(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -162,20 +128,6 @@ func TestConfigValidate(t *testing.T) {
 			}
 		})
 	}
-	// The password must not leak into errors.
-	err := (&Config{DSN: "clickhouse://u:secret@h:9000/%zz"}).Validate()
-	if err == nil || containsSecret(err) {
-		t.Fatalf("Validate() = %v, want an error without the password", err)
-	}
-}
-
-func containsSecret(err error) bool {
-	for e := err; e != nil; e = errors.Unwrap(e) {
-		if s := e.Error(); strings.Contains(s, "secret") {
-			return true
-		}
-	}
-	return false
 }
 
 func open(t *testing.T, cfg Config) *Store {
@@ -207,37 +159,4 @@ func wantCalls(t *testing.T, s *Store, q usage.Query, calls, tokens int64) {
 	if len(got) != 1 || got[0].Calls != calls || got[0].InputTokens != tokens {
 		t.Fatalf("totals = %+v, want one with %d calls and %d tokens", got, calls, tokens)
 	}
-}
-
-func exec(t *testing.T, dsn, query string) {
-	t.Helper()
-	conn := rawConn(t, dsn)
-	if err := conn.Exec(context.Background(), query); err != nil {
-		t.Fatalf("%s: %v", query, err)
-	}
-}
-
-func wantRows(t *testing.T, dsn, query string, want uint64) {
-	t.Helper()
-	var n uint64
-	if err := rawConn(t, dsn).QueryRow(context.Background(), query).Scan(&n); err != nil {
-		t.Fatalf("%s: %v", query, err)
-	}
-	if n != want {
-		t.Fatalf("%s = %d, want %d", query, n, want)
-	}
-}
-
-func rawConn(t *testing.T, dsn string) ch.Conn {
-	t.Helper()
-	opts, err := ch.ParseDSN(dsn)
-	if err != nil {
-		t.Fatalf("parse dsn: %v", err)
-	}
-	conn, err := ch.Open(opts)
-	if err != nil {
-		t.Fatalf("open clickhouse: %v", err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	return conn
 }

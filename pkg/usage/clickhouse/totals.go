@@ -11,6 +11,7 @@ import (
 
 // Totals sums in the server, grouped and ordered by component and model.
 func (s *Store) Totals(ctx context.Context, q usage.Query) ([]usage.Total, error) {
+	d := s.t.Dialect()
 	where := []string{"1"}
 	args := []any{usage.OutcomeOK}
 	if q.Tenant != "" {
@@ -18,22 +19,22 @@ func (s *Store) Totals(ctx context.Context, q usage.Query) ([]usage.Total, error
 		args = append(args, q.Tenant)
 	}
 	if !q.Since.IsZero() {
-		where = append(where, "time >= "+s.dialect.timeArg())
-		args = append(args, s.dialect.timeLiteral(q.Since))
+		where = append(where, "time >= "+d.TimeArg())
+		args = append(args, d.TimeLiteral(q.Since))
 	}
 	if !q.Until.IsZero() {
-		where = append(where, "time < "+s.dialect.timeArg())
-		args = append(args, s.dialect.timeLiteral(q.Until))
+		where = append(where, "time < "+d.TimeArg())
+		args = append(args, d.TimeLiteral(q.Until))
 	}
 	query := `SELECT component, model, count(), countIf(outcome != ?),
 	sum(input_tokens), sum(output_tokens), sum(duration_ns)
-FROM ` + s.table + `
+FROM ` + s.t.Name() + `
 WHERE ` + strings.Join(where, " AND ") + `
 GROUP BY component, model
 ORDER BY component, model`
-	rows, err := s.conn.Query(ctx, query, args...)
+	rows, err := s.t.Query(ctx, query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("sum usage in %s on %s: %w", s.table, s.addrs, err)
+		return nil, fmt.Errorf("sum usage: %w", err)
 	}
 	defer rows.Close()
 	var out []usage.Total
@@ -44,13 +45,13 @@ ORDER BY component, model`
 			durationNanos int64
 		)
 		if err := rows.Scan(&t.Component, &t.Model, &calls, &errs, &t.InputTokens, &t.OutputTokens, &durationNanos); err != nil {
-			return nil, fmt.Errorf("scan usage totals from %s: %w", s.table, err)
+			return nil, fmt.Errorf("scan usage totals from %s: %w", s.t.Name(), err)
 		}
 		t.Calls, t.Errors, t.Duration = int64(calls), int64(errs), time.Duration(durationNanos)
 		out = append(out, t)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read usage totals from %s: %w", s.table, err)
+		return nil, fmt.Errorf("read usage totals from %s: %w", s.t.Name(), err)
 	}
 	return out, nil
 }
