@@ -5,6 +5,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -55,7 +56,7 @@ func NewRoot() *cobra.Command {
 		SilenceErrors: true,
 		Version:       Version,
 	}
-	root.AddCommand(newRunCmd(""), newConfigCmd(), newUsageCmd(), newBenchCmd())
+	root.AddCommand(newRunCmd(""), newConfigCmd(), newHealthcheckCmd(), newUsageCmd(), newBenchCmd())
 	root.AddCommand(newEvalCmd(), newRememberCmd(), newRecallCmd(), newContextCmd(), newResumeCmd(), newTopicsCmd(), newStatsCmd(),
 		newForgetCmd(), newMCPCmd())
 	root.AddCommand(newExportCmd(), newImportCmd(), newReindexCmd())
@@ -66,6 +67,28 @@ func NewRoot() *cobra.Command {
 // bindConfig registers the app flags plus --config and returns a function
 // that layers env and file values onto them and validates.
 func bindConfig(fs *pflag.FlagSet, cfg *app.Config, target string) func() error {
+	return bindConfigEnv(fs, cfg, target, os.LookupEnv)
+}
+
+// CheckRun parses and validates a `recollect run` command line (args after
+// "run"; with target, a cmd/<target> binary's) with env as the environment,
+// exactly as the run command does before it starts anything, and returns the
+// configuration. Deployment files are checked with it.
+func CheckRun(target string, args []string, env func(string) (string, bool)) (app.Config, error) {
+	var cfg app.Config
+	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	load := bindConfigEnv(fs, &cfg, target, env)
+	if err := fs.Parse(args); err != nil {
+		return cfg, fmt.Errorf("parse run arguments %q: %w", args, err)
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("run takes no arguments (got %q)", fs.Args())
+	}
+	return cfg, load()
+}
+
+func bindConfigEnv(fs *pflag.FlagSet, cfg *app.Config, target string, env func(string) (string, bool)) func() error {
 	var file string
 	fs.StringVar(&file, "config", "", "YAML file of settings (flag names as keys); flags and RECOLLECT_* variables override it")
 	cfg.RegisterFlags(fs, target)
@@ -74,9 +97,9 @@ func bindConfig(fs *pflag.FlagSet, cfg *app.Config, target string) func() error 
 	})
 	return func() error {
 		if file == "" {
-			file = os.Getenv(config.EnvName("config"))
+			file, _ = env(config.EnvName("config"))
 		}
-		if err := config.Apply(fs, file, os.LookupEnv); err != nil {
+		if err := config.Apply(fs, file, env); err != nil {
 			return err
 		}
 		return cfg.Validate()
