@@ -165,6 +165,11 @@ func (a *App) Stop(ctx context.Context) error {
 	return errors.Join(err, a.web.Shutdown(ctx))
 }
 
+// StopTimeout bounds Stop in Run: draining the modules (handlers in flight
+// finish and settle their messages) and the HTTP server together. A
+// supervisor's grace period before SIGKILL must be longer.
+const StopTimeout = time.Minute
+
 // Run starts, waits for ctx or a failure, and stops.
 func (a *App) Run(ctx context.Context) error {
 	if err := a.Start(ctx); err != nil {
@@ -172,7 +177,7 @@ func (a *App) Run(ctx context.Context) error {
 	}
 	waitErr := a.Wait(ctx)
 	a.log.Info("stopping", "reason", fmt.Sprint(waitErr))
-	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), StopTimeout)
 	defer cancel()
 	return errors.Join(waitErr, a.Stop(stopCtx))
 }
