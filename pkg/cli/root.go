@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -126,6 +127,9 @@ func newRunCmd(target string) *cobra.Command {
 		service := "recollect"
 		if target != "" {
 			service += "-" + target
+		} else if !slices.Contains(cfg.Targets, app.TargetAll) {
+			// `run --target ingest` traces as recollect-ingest, like cmd/ingest.
+			service += "-" + strings.Join(cfg.Targets, "+")
 		}
 		shutdown, err := telemetry.SetupTracing(ctx, service)
 		if err != nil {
