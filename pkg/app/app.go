@@ -34,6 +34,7 @@ type App struct {
 	auth    *auth.Authenticator
 	mods    *modules.Manager
 	domains *domains.Registry
+	readyz  *readiness
 
 	// Backends, filled in by their modules' init functions.
 	bus   *bus.Bus
@@ -72,13 +73,13 @@ func New(cfg Config, log *slog.Logger, opts ...Option) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &App{cfg: cfg, log: log, now: time.Now, reg: reg, mods: modules.New(log), domains: doms}
+	a := &App{cfg: cfg, log: log, now: time.Now, reg: reg, mods: modules.New(log), domains: doms, readyz: newReadiness(reg)}
 	authn, err := auth.New(cfg.Auth, reg, log, a.now)
 	if err != nil {
 		return nil, err
 	}
 	a.auth = authn
-	a.web = web.New(cfg.Web, reg, a.ready, log)
+	a.web = web.New(cfg.Web, reg, func() error { return a.readyz.observe(a.ready()) }, log)
 	a.web.Use(authn.Middleware)
 	for _, o := range opts {
 		o(a)

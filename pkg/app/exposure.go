@@ -35,3 +35,10 @@ func (c *Config) checkExposure(haveKeys bool) error {
 	}
 	return fmt.Errorf("targets %v serve the API of a split deployment and no API keys are configured: %s", c.Targets, fix)
 }
+
+// CheckExposure is checkExposure with the keys the configuration names
+// (RECOLLECT_API_KEYS or --api-keys-file), for deployment checks that
+// validate a manifest's settings without starting a process.
+func (c *Config) CheckExposure() error {
+	return c.checkExposure(c.Auth.Keys != "" || c.Auth.KeysFile != "")
+}
