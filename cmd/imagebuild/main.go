@@ -44,7 +44,7 @@ func run(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("imagebuild", flag.ContinueOnError)
 	out := fs.String("out", "bin/recollect-image.tar", "image tarball to write")
 	version := fs.String("version", "", "image version (default: git describe, else dev)")
-	tag := fs.String("tag", "", "image tag (default: recollect:<version>)")
+	tag := fs.String("tag", "", "image tag (default: recollect:<version>; recollect:latest is always added, the tag docker-compose.yml runs)")
 	arch := fs.String("arch", runtime.GOARCH, "target architecture (GOARCH)")
 	source := fs.String("source", "https://github.com/recollect-dev/recollect", "org.opencontainers.image.source")
 	licenses := fs.String("licenses", "NOASSERTION", "org.opencontainers.image.licenses (an SPDX expression; the repository has no LICENSE file yet)")
@@ -89,14 +89,14 @@ func run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := image.Write(*out, *tag, img); err != nil {
+	if err := image.Write(*out, img, *tag, "recollect:latest"); err != nil {
 		return err
 	}
 	digest, err := img.Digest()
 	if err != nil {
 		return fmt.Errorf("image digest: %w", err)
 	}
-	fmt.Printf("wrote %s: %s (%s, linux/%s); load it with: docker load -i %s\n", *out, *tag, digest, *arch, *out)
+	fmt.Printf("wrote %s: %s and recollect:latest (%s, linux/%s); load it with: docker load -i %s\n", *out, *tag, digest, *arch, *out)
 	return nil
 }
 

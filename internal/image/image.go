@@ -146,14 +146,21 @@ func Build(s Spec, layerPath string) (v1.Image, error) {
 	return img, nil
 }
 
-// Write writes img as a docker-loadable tarball tagged tag (e.g.
-// recollect:v0.3.0).
-func Write(path, tag string, img v1.Image) error {
-	ref, err := name.NewTag(tag)
-	if err != nil {
-		return fmt.Errorf("image tag %q: %w", tag, err)
+// Write writes img as a docker-loadable tarball under every tag (e.g.
+// recollect:v0.3.0 and recollect:latest, the tag docker-compose.yml runs).
+func Write(path string, img v1.Image, tags ...string) error {
+	if len(tags) == 0 {
+		return fmt.Errorf("write image %s: no tag", path)
 	}
-	if err := tarball.WriteToFile(path, ref, img); err != nil {
+	refs := map[name.Tag]v1.Image{}
+	for _, t := range tags {
+		ref, err := name.NewTag(t)
+		if err != nil {
+			return fmt.Errorf("image tag %q: %w", t, err)
+		}
+		refs[ref] = img
+	}
+	if err := tarball.MultiWriteToFile(path, refs); err != nil {
 		return fmt.Errorf("write image %s: %w", path, err)
 	}
 	return nil

@@ -39,7 +39,7 @@ func TestBuildWritesLoadableImage(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "image.tar")
-	if err := Write(out, "recollect:v1.2.3", img); err != nil {
+	if err := Write(out, img, "recollect:v1.2.3", "recollect:latest"); err != nil {
 		t.Fatal(err)
 	}
 
@@ -50,6 +50,13 @@ func TestBuildWritesLoadableImage(t *testing.T) {
 	loaded, err := tarball.ImageFromPath(out, &tag)
 	if err != nil {
 		t.Fatalf("load the tarball back: %v", err)
+	}
+	latest, err := name.NewTag("recollect:latest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tarball.ImageFromPath(out, &latest); err != nil {
+		t.Fatalf("load recollect:latest back: %v", err)
 	}
 	cf, err := loaded.ConfigFile()
 	if err != nil {
