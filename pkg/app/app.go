@@ -51,6 +51,7 @@ type App struct {
 	caches     []*cache.Embedder
 
 	queryRoutes []func(handle func(pattern string, h http.Handler), baseURL string)
+	onReady     []func(url string)
 }
 
 // Option adjusts an App.
@@ -60,6 +61,12 @@ type Option func(*App)
 // the listener's base URL, e.g. to call this process's own API (MCP).
 func WithQueryRoutes(mount func(handle func(pattern string, h http.Handler), baseURL string)) Option {
 	return func(a *App) { a.queryRoutes = append(a.queryRoutes, mount) }
+}
+
+// WithReady calls ready once Start has bound the listener and started the
+// modules (e.g. to print a banner on a terminal).
+func WithReady(ready func(url string)) Option {
+	return func(a *App) { a.onReady = append(a.onReady, ready) }
 }
 
 // New validates the configuration and builds the module table.
@@ -128,6 +135,9 @@ func (a *App) Start(ctx context.Context) error {
 		return err
 	}
 	a.log.Info("recollect ready", "targets", a.cfg.Targets, "http", a.web.URL(), "store", a.cfg.storeBackend())
+	for _, ready := range a.onReady {
+		ready(a.web.URL())
+	}
 	return nil
 }
 

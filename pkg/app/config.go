@@ -29,6 +29,7 @@ import (
 	"github.com/recollect-dev/recollect/pkg/store/local"
 	"github.com/recollect-dev/recollect/pkg/store/qdrant"
 	"github.com/recollect-dev/recollect/pkg/store/remote"
+	"github.com/recollect-dev/recollect/pkg/telemetry"
 	"github.com/recollect-dev/recollect/pkg/topiary"
 	"github.com/recollect-dev/recollect/pkg/topics"
 	"github.com/recollect-dev/recollect/pkg/usage"
@@ -49,6 +50,7 @@ type Config struct {
 	Targets      []string
 	DataDir      string
 	LogLevel     string
+	LogFormat    string
 	Insecure     bool
 	StoreBackend string
 	QdrantAddr   string
@@ -87,6 +89,7 @@ func (c *Config) RegisterFlags(fs *pflag.FlagSet, fixedTarget string) {
 	}
 	fs.StringVar(&c.DataDir, "data-dir", "./data", "directory for the embedded NATS store, the local memory store and the local usage and audit logs")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
+	fs.StringVar(&c.LogFormat, "log-format", "auto", "log format on stderr: auto (text on a terminal, JSON otherwise), text, json")
 	fs.BoolVar(&c.Insecure, "insecure", false, "serve the API without API keys on a non-loopback listener or from a split ingest/query process")
 	fs.StringVar(&c.StoreBackend, "store", StoreAuto, "memory store: auto (qdrant when --qdrant-addr is set, local in one process, else remote), local, remote (the store target of another process, over NATS), qdrant")
 	fs.StringVar(&c.QdrantAddr, "qdrant-addr", "", "Qdrant gRPC address host:port for the distributed memory store")
@@ -131,6 +134,11 @@ func (c *Config) Validate() error {
 	}
 	if c.DataDir == "" {
 		errs = append(errs, errors.New("data-dir must not be empty"))
+	}
+	if c.LogFormat != "" {
+		if err := telemetry.CheckLogFormat(c.LogFormat); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	switch c.StoreBackend {
 	case StoreAuto, StoreLocal, StoreRemote:

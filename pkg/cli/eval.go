@@ -62,12 +62,13 @@ can fill the k results).`,
 		if err := ecfg.Validate(); err != nil {
 			return err
 		}
-		progress := telemetry.NewLogger(cmd.ErrOrStderr(), "info")
+		// Progress records: text on a terminal, JSON lines otherwise (as before).
+		progress, err := telemetry.NewFormatLogger(cmd.ErrOrStderr(), "info", acfg.LogFormat, isTerminal(cmd.ErrOrStderr()))
+		if err != nil {
+			return err
+		}
 		ctx := cmd.Context()
-		var (
-			rep *eval.Report
-			err error
-		)
+		var rep *eval.Report
 		if ecfg.URL != "" {
 			rep, err = eval.LoCoMo(ctx, ecfg, ecfg.URL, progress)
 		} else {
@@ -99,7 +100,11 @@ func evalInProcess(ctx context.Context, ecfg eval.Config, acfg app.Config, progr
 		acfg.DataDir = dir
 	}
 	acfg.Targets = evalTargets
-	a, err := app.New(acfg, telemetry.NewLogger(os.Stderr, acfg.LogLevel))
+	log, err := telemetry.NewFormatLogger(os.Stderr, acfg.LogLevel, acfg.LogFormat, isTerminal(os.Stderr))
+	if err != nil {
+		return nil, err
+	}
+	a, err := app.New(acfg, log)
 	if err != nil {
 		return nil, err
 	}

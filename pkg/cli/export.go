@@ -55,14 +55,19 @@ func newExportCmd() *cobra.Command {
 		defer cancel()
 		c = c.WithOptions(client.WithHTTPClient(&http.Client{})) // the deadline is ctx's
 		opts := client.ExportOptions{NamespacePrefix: prefix, Vectors: vectors && !markdown}
+		bar := &progress{} // none while the memories themselves scroll by on the terminal
+		if out != "" || !isTerminal(cmd.OutOrStdout()) {
+			bar = newProgress(cmd.ErrOrStderr(), -1, "exporting", "memories")
+		}
+		defer bar.Finish()
 		return writeOutput(cmd.OutOrStdout(), out, func(w io.Writer) error {
 			if !markdown {
 				enc := json.NewEncoder(w)
-				_, err := c.Export(ctx, opts, func(m memory.Memory) error { return enc.Encode(m) })
+				_, err := c.Export(ctx, opts, func(m memory.Memory) error { bar.Add(1); return enc.Encode(m) })
 				return err
 			}
 			var mems []memory.Memory
-			if _, err := c.Export(ctx, opts, func(m memory.Memory) error { mems = append(mems, m); return nil }); err != nil {
+			if _, err := c.Export(ctx, opts, func(m memory.Memory) error { bar.Add(1); mems = append(mems, m); return nil }); err != nil {
 				return err
 			}
 			tenant := f.tenant

@@ -56,10 +56,16 @@ func newImportCmd() *cobra.Command {
 		} else if n == 0 {
 			return fmt.Errorf("%s holds no memories", args[0])
 		}
+		size, err := body.Seek(0, io.SeekEnd)
+		if err != nil {
+			return fmt.Errorf("reread %s: %w", args[0], err)
+		}
 		if _, err := body.Seek(0, io.SeekStart); err != nil {
 			return fmt.Errorf("reread %s: %w", args[0], err)
 		}
-		resp, err := c.Import(ctx, "", body)
+		bar := newProgress(cmd.ErrOrStderr(), size, "importing", "bytes")
+		resp, err := c.Import(ctx, "", bar.Reader(body))
+		bar.Finish()
 		if err != nil {
 			if len(resp.Errors) > 0 {
 				_ = badFile(cmd.ErrOrStderr(), args[0], resp.Errors, nil)

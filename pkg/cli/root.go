@@ -123,7 +123,12 @@ func newRunCmd(target string) *cobra.Command {
 		}
 		ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 		defer stop()
-		log := telemetry.NewLogger(os.Stderr, cfg.LogLevel)
+		stderr := cmd.ErrOrStderr()
+		tty := isTerminal(stderr)
+		log, err := telemetry.NewFormatLogger(stderr, cfg.LogLevel, cfg.LogFormat, tty)
+		if err != nil {
+			return err
+		}
 		service := "recollect"
 		if target != "" {
 			service += "-" + target
@@ -136,7 +141,12 @@ func newRunCmd(target string) *cobra.Command {
 			return err
 		}
 		defer func() { _ = shutdown(context.WithoutCancel(ctx)) }()
-		a, err := app.New(cfg, log, app.WithQueryRoutes(mountMCP(log)))
+		opts := []app.Option{app.WithQueryRoutes(mountMCP(log))}
+		if tty {
+			authOn := cfg.Auth.Keys != "" || cfg.Auth.KeysFile != ""
+			opts = append(opts, app.WithReady(func(url string) { writeBanner(stderr, cfg, url, authOn) }))
+		}
+		a, err := app.New(cfg, log, opts...)
 		if err != nil {
 			return err
 		}

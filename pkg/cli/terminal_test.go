@@ -1,0 +1,182 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/recollect-dev/recollect/pkg/client/clienttest"
+)
+
+// syncBuffer is a bytes.Buffer safe to read while a command writes to it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// asTerminal makes isTerminal report true for the writers given (and false
+// for every other) until the test ends.
+func asTerminal(t *testing.T, terminals ...io.Writer) {
+	old := isTerminal
+	isTerminal = func(w io.Writer) bool {
+		for _, tw := range terminals {
+			if w == tw {
+				return true
+			}
+		}
+		return false
+	}
+	t.Cleanup(func() { isTerminal = old })
+}
+
+// runSplit runs a command with separate stdout and stderr.
+func runSplit(args ...string) (stdout, stderr string, err error) {
+	root := NewRoot()
+	var out, errw bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&errw)
+	root.SetArgs(args)
+	err = root.ExecuteContext(context.Background())
+	return out.String(), errw.String(), err
+}
+
+func TestProgressQuietInPipesShownOnTerminal(t *testing.T) {
+	a := clienttest.Start(t)
+	url := a.Web().URL()
+	dir := t.TempDir()
+	bernard := filepath.Join(dir, "memories.json")
+	if err := os.WriteFile(bernard, []byte(bernardFile), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ndjson := filepath.Join(dir, "me.ndjson")
+
+	// Pipes (buffers are no terminals): the result on stdout, nothing on stderr.
+	out, errOut, err := runSplit("import", "--url", url, "--tenant", "me", "--format", "bernard", bernard)
+	if err != nil || !strings.Contains(out, "imported 3 memories") || errOut != "" {
+		t.Fatalf("import in a pipe: %v\nstdout %q\nstderr %q", err, out, errOut)
+	}
+	if _, errOut, err := runSplit("export", "--url", url, "--tenant", "me", "--out", ndjson); err != nil || errOut != "" {
+		t.Fatalf("export in a pipe: %v\nstderr %q", err, errOut)
+	}
+
+	// stderr a terminal: the bars are drawn there, stdout and the file unchanged.
+	root := NewRoot()
+	var stdout bytes.Buffer
+	stderr := &syncBuffer{}
+	asTerminal(t, stderr)
+	root.SetOut(&stdout)
+	root.SetErr(stderr)
+	root.SetArgs([]string{"import", "--url", url, "--tenant", "copy", ndjson})
+	if err := root.ExecuteContext(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout.String(), "imported 3 memories") || strings.Contains(stdout.String(), "importing") {
+		t.Fatalf("import stdout %q", stdout.String())
+	}
+	if e := stderr.String(); !strings.Contains(e, "importing") || !strings.Contains(e, "100%") {
+		t.Fatalf("import on a terminal drew no finished bar on stderr: %q", e)
+	}
+
+	copyFile := filepath.Join(dir, "copy.ndjson")
+	stderr2 := &syncBuffer{}
+	asTerminal(t, stderr2)
+	root = NewRoot()
+	root.SetOut(io.Discard)
+	root.SetErr(stderr2)
+	root.SetArgs([]string{"export", "--url", url, "--tenant", "copy", "--out", copyFile})
+	if err := root.ExecuteContext(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if e := stderr2.String(); !strings.Contains(e, "exporting") || !strings.Contains(e, "exporting (3/-") {
+		t.Fatalf("export on a terminal: stderr %q", e)
+	}
+	data, err := os.ReadFile(copyFile)
+	if err != nil || strings.Count(string(data), "\n") != 3 {
+		t.Fatalf("export file with a bar on stderr: %v\n%s", err, data)
+	}
+}
+
+// TestRunBannerAndLogFormat runs recollect run as a person at a terminal
+// would and as a service under a supervisor would.
+func TestRunBannerAndLogFormat(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		terminal bool
+		format   string
+		wantText bool
+	}{
+		{name: "terminal, auto", terminal: true, format: "auto", wantText: true},
+		{name: "pipe, auto", terminal: false, format: "auto", wantText: false},
+		{name: "terminal, json", terminal: true, format: "json", wantText: false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			stderr := &syncBuffer{}
+			if tt.terminal {
+				asTerminal(t, stderr)
+			} else {
+				asTerminal(t)
+			}
+			dataDir := t.TempDir()
+			cmd := newRunCmd("")
+			cmd.SetOut(io.Discard)
+			cmd.SetErr(stderr)
+			cmd.SetArgs([]string{"--data-dir", dataDir, "--http-addr", "127.0.0.1:0", "--log-format", tt.format,
+				"--consolidate-interval", "0s"})
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- cmd.ExecuteContext(ctx) }()
+			clienttest.Eventually(t, time.Minute, "recollect ready", func() error {
+				if !strings.Contains(stderr.String(), "recollect ready") {
+					return errors.New("not ready yet")
+				}
+				return nil
+			})
+			cancel()
+			if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+				t.Fatalf("run: %v", err)
+			}
+			log := stderr.String()
+			banner := strings.Contains(log, "Recollect "+Version+" is ready at http://127.0.0.1:")
+			if banner != tt.terminal {
+				t.Errorf("banner shown = %v, want %v:\n%s", banner, tt.terminal, log)
+			}
+			if tt.terminal {
+				for _, want := range []string{"/v1/recall -d '{\"tenant\": \"acme\"", "data:  " + dataDir} {
+					if !strings.Contains(log, want) {
+						t.Errorf("banner lacks %q:\n%s", want, log)
+					}
+				}
+			}
+			firstLog := strings.SplitN(log, "\n", 2)[0]
+			isJSON := json.Valid([]byte(firstLog))
+			if isJSON == tt.wantText || (tt.wantText && !strings.Contains(log, "level=INFO msg=\"recollect ready\"")) {
+				t.Errorf("first log line %q: want text=%v", firstLog, tt.wantText)
+			}
+		})
+	}
+	if _, _, err := runSplit("run", "--log-format", "yaml", "--data-dir", t.TempDir()); err == nil ||
+		!strings.Contains(err.Error(), `log-format must be auto, text or json (got "yaml")`) {
+		t.Fatalf("bad --log-format: %v", fmt.Sprint(err))
+	}
+}
