@@ -1,7 +1,9 @@
 # Recollect's image for teams that build with Docker (docker build -t recollect .).
 # make image builds the same image without a Docker daemon (cmd/imagebuild):
-# the recollect binary and the six module binaries, static, in
-# /usr/local/bin; user 65532; data in /data; port 7700.
+# the static recollect binary in /usr/local/bin and the six module names
+# (ingest, extractor, embedder, consolidator, topiary, query) as symlinks to
+# it: recollect run under a module's name behaves as that module's binary.
+# User 65532; data in /data; port 7700.
 #
 #   docker run -p 7700:7700 -v recollect-data:/data -e RECOLLECT_API_KEYS=mykey=acme:admin recollect
 #
@@ -16,9 +18,12 @@ COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
 ARG VERSION=dev
+# The links are made here: the final stage has no shell. COPY of a
+# directory keeps its symlinks as symlinks.
 RUN CGO_ENABLED=0 go build -trimpath \
       -ldflags "-s -w -X github.com/recollect-dev/recollect/pkg/cli.Version=${VERSION}" \
-      -o /out/ ./cmd/recollect ./cmd/ingest ./cmd/extractor ./cmd/embedder ./cmd/consolidator ./cmd/topiary ./cmd/query \
+      -o /out/bin/recollect ./cmd/recollect \
+ && for m in ingest extractor embedder consolidator topiary query; do ln -s recollect /out/bin/$m; done \
  && mkdir -p /out/data
 
 # distroless/static: CA certificates, /etc/passwd with nonroot (65532), no shell.
@@ -31,7 +36,7 @@ LABEL org.opencontainers.image.title="recollect" \
       org.opencontainers.image.revision="${REVISION}" \
       org.opencontainers.image.source="https://github.com/recollect-dev/recollect" \
       org.opencontainers.image.licenses="NOASSERTION"
-COPY --from=build /out/recollect /out/ingest /out/extractor /out/embedder /out/consolidator /out/topiary /out/query /usr/local/bin/
+COPY --from=build /out/bin/ /usr/local/bin/
 COPY --from=build --chown=65532:65532 /out/data /data
 ENV RECOLLECT_DATA_DIR=/data \
     RECOLLECT_HTTP_ADDR=0.0.0.0:7700

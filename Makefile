@@ -24,8 +24,9 @@ run:
 	$(GO) build -o $(BIN)/recollect ./cmd/recollect
 	$(BIN)/recollect run --data-dir $(DATA_DIR)
 
-# The image: the seven binaries cross-built static (CGO_ENABLED=0) into one
-# layer FROM scratch, user 65532, written with go-containerregistry; load it
+# The image: recollect cross-built static (CGO_ENABLED=0), the six module
+# names symlinked to it, one layer FROM scratch, user 65532, written with
+# go-containerregistry; load it
 # with docker load -i $(IMAGE_TAR). The Dockerfile builds the same with Docker.
 image:
 	GO=$(GO) $(GO) run ./cmd/imagebuild -out $(IMAGE_TAR) -version $(VERSION)

@@ -1,7 +1,8 @@
 // Command imagebuild builds Recollect's container image without a Docker
-// daemon: it cross-compiles the recollect binary and the six module binaries
-// (CGO_ENABLED=0, static) and writes a docker-loadable tarball built FROM
-// scratch (make image).
+// daemon: it cross-compiles the recollect binary (CGO_ENABLED=0, static),
+// links the six module names to it (recollect run as ingest behaves as the
+// ingest binary) and writes a docker-loadable tarball built FROM scratch
+// (make image).
 package main
 
 import (
@@ -18,18 +19,15 @@ import (
 	"time"
 
 	"github.com/recollect-dev/recollect/internal/image"
+	"github.com/recollect-dev/recollect/pkg/cli"
 )
 
-// The binaries of the image: name in /usr/local/bin → package.
-var binaries = map[string]string{
-	"recollect":    "./cmd/recollect",
-	"ingest":       "./cmd/ingest",
-	"extractor":    "./cmd/extractor",
-	"embedder":     "./cmd/embedder",
-	"consolidator": "./cmd/consolidator",
-	"topiary":      "./cmd/topiary",
-	"query":        "./cmd/query",
-}
+// The image's one binary; the module names are symlinks to it
+// (cli.ModuleBinaries, the names cli.ProgramMain dispatches on).
+const (
+	binary    = "recollect"
+	binaryPkg = "./cmd/recollect"
+)
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -77,12 +75,10 @@ func run(ctx context.Context, args []string) error {
 	}
 	defer os.RemoveAll(work)
 
-	spec := image.Spec{Binaries: map[string]string{}, CACerts: *caCerts, OS: "linux", Arch: *arch,
-		Version: *version, Revision: revision, Source: *source, Licenses: *licenses, Created: created}
-	for n := range binaries {
-		spec.Binaries[n] = filepath.Join(work, n)
-	}
-	if err := crossBuild(ctx, work, *arch, *version); err != nil {
+	bin := filepath.Join(work, binary)
+	spec := image.Spec{Binaries: map[string]string{binary: bin}, Aliases: cli.ModuleBinaries(), CACerts: *caCerts,
+		OS: "linux", Arch: *arch, Version: *version, Revision: revision, Source: *source, Licenses: *licenses, Created: created}
+	if err := crossBuild(ctx, bin, *arch, *version); err != nil {
 		return err
 	}
 	img, err := image.Build(spec, filepath.Join(work, "layer.tar"))
@@ -100,27 +96,19 @@ func run(ctx context.Context, args []string) error {
 	return nil
 }
 
-// crossBuild builds every binary into dir as a static linux binary.
-func crossBuild(ctx context.Context, dir, arch, version string) error {
-	pkgs := make([]string, 0, len(binaries))
-	for _, pkg := range binaries {
-		pkgs = append(pkgs, pkg)
-	}
-	// go build with several main packages and -o a directory names each
-	// binary after its package directory, which is the image name.
-	args := append([]string{"build", "-trimpath", "-ldflags",
-		"-s -w -X github.com/recollect-dev/recollect/pkg/cli.Version=" + version, "-o", dir + string(filepath.Separator)}, pkgs...)
+// crossBuild builds recollect into out as a static linux binary.
+func crossBuild(ctx context.Context, out, arch, version string) error {
+	args := []string{"build", "-trimpath", "-ldflags",
+		"-s -w -X github.com/recollect-dev/recollect/pkg/cli.Version=" + version, "-o", out, binaryPkg}
 	cmd := exec.CommandContext(ctx, goTool(), args...)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+arch)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	fmt.Fprintf(os.Stderr, "imagebuild: building %d static linux/%s binaries\n", len(pkgs), arch)
+	fmt.Fprintf(os.Stderr, "imagebuild: building the static linux/%s recollect binary\n", arch)
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("go %s: %w", strings.Join(args, " "), err)
 	}
-	for n := range binaries {
-		if _, err := os.Stat(filepath.Join(dir, n)); err != nil {
-			return fmt.Errorf("binary %s not built: %w", n, err)
-		}
+	if _, err := os.Stat(out); err != nil {
+		return fmt.Errorf("binary %s not built: %w", out, err)
 	}
 	return nil
 }

@@ -25,9 +25,12 @@ const (
 
 // Spec says what goes into the image.
 type Spec struct {
-	// Binaries maps a name in BinDir (recollect, ingest, ...) to a static
-	// linux binary on this machine.
+	// Binaries maps a name in BinDir (recollect, ...) to a static linux
+	// binary on this machine.
 	Binaries map[string]string
+	// Aliases are names in BinDir made symbolic links to recollect (the
+	// module names: recollect run under one behaves as that module's binary).
+	Aliases []string
 	// CACerts is a PEM bundle copied to CACertPath; empty: none (TLS to
 	// remote LLMs then fails to verify).
 	CACerts  string
@@ -68,9 +71,9 @@ func Config(s Spec) v1.Config {
 	}
 }
 
-// Entries lists the layer: the binaries (root-owned, 0755), /data owned by
-// the user, a writable /tmp, passwd and group naming the user, and the CA
-// bundle when given.
+// Entries lists the layer: the binaries (root-owned, 0755), the aliases as
+// relative symlinks to recollect, /data owned by the user, a writable /tmp,
+// passwd and group naming the user, and the CA bundle when given.
 func Entries(s Spec) ([]Entry, error) {
 	if len(s.Binaries) == 0 {
 		return nil, fmt.Errorf("image: no binaries")
@@ -89,6 +92,21 @@ func Entries(s Spec) ([]Entry, error) {
 	var es []Entry
 	for _, n := range names {
 		es = append(es, Entry{Path: BinDir + "/" + n, Mode: 0o755, Src: s.Binaries[n]})
+	}
+	aliases := map[string]bool{}
+	for _, a := range s.Aliases {
+		switch {
+		case a == "" || filepath.Base(a) != a:
+			return nil, fmt.Errorf("image: alias %q must be a plain file name", a)
+		case s.Binaries[a] != "":
+			return nil, fmt.Errorf("image: %s is both a binary and an alias", a)
+		case aliases[a]:
+			return nil, fmt.Errorf("image: alias %s listed twice", a)
+		}
+		aliases[a] = true
+		// Relative, so the link also resolves where the image's files are
+		// mounted elsewhere (compose's image volumes at /opt/recollect).
+		es = append(es, Entry{Path: BinDir + "/" + a, Mode: 0o777, Link: "recollect"})
 	}
 	es = append(es,
 		Entry{Path: DataDir, Dir: true, Mode: 0o755, UID: UID, GID: GID},

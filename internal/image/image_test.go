@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,25 +15,24 @@ import (
 	"github.com/google/go-containerregistry/pkg/v1/tarball"
 )
 
-// TestBuildWritesLoadableImage builds the image from stub binaries through
+// modules are the names make image links to recollect.
+var modules = []string{"ingest", "extractor", "embedder", "consolidator", "topiary", "query"}
+
+// TestBuildWritesLoadableImage builds the image from a stub binary through
 // the same Build and Write as make image, loads the tarball back and checks
 // its config and files.
 func TestBuildWritesLoadableImage(t *testing.T) {
 	dir := t.TempDir()
-	bins := map[string]string{}
-	for _, n := range []string{"recollect", "ingest", "extractor", "embedder", "consolidator", "topiary", "query"} {
-		p := filepath.Join(dir, n)
-		if err := os.WriteFile(p, []byte("#stub "+n), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		bins[n] = p
+	bins := map[string]string{"recollect": filepath.Join(dir, "recollect")}
+	if err := os.WriteFile(bins["recollect"], []byte("#stub recollect"), 0o600); err != nil {
+		t.Fatal(err)
 	}
 	ca := filepath.Join(dir, "ca.pem")
 	if err := os.WriteFile(ca, []byte("-----BEGIN CERTIFICATE-----\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	created := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	spec := Spec{Binaries: bins, CACerts: ca, OS: "linux", Arch: "amd64", Version: "v1.2.3", Revision: "abc123",
+	spec := Spec{Binaries: bins, Aliases: modules, CACerts: ca, OS: "linux", Arch: "amd64", Version: "v1.2.3", Revision: "abc123",
 		Source: "https://github.com/recollect-dev/recollect", Licenses: "Apache-2.0", Created: created}
 	img, err := Build(spec, filepath.Join(dir, "layer.tar"))
 	if err != nil {
@@ -121,9 +121,28 @@ func TestBuildWritesLoadableImage(t *testing.T) {
 			t.Errorf("usr/local/bin/%s missing", n)
 			continue
 		}
-		if h.Mode != 0o755 || h.Uid != 0 || content[h.Name] != "#stub "+n {
-			t.Errorf("%s: mode %o uid %d content %q", h.Name, h.Mode, h.Uid, content[h.Name])
+		if h.Typeflag != tar.TypeReg || h.Mode != 0o755 || h.Uid != 0 || content[h.Name] != "#stub "+n {
+			t.Errorf("%s: type %c mode %o uid %d content %q", h.Name, h.Typeflag, h.Mode, h.Uid, content[h.Name])
 		}
+	}
+	for _, n := range modules {
+		h := got["usr/local/bin/"+n]
+		switch {
+		case h == nil:
+			t.Errorf("usr/local/bin/%s missing", n)
+		case h.Typeflag != tar.TypeSymlink || h.Linkname != "recollect" || h.Size != 0 || h.Uid != 0:
+			t.Errorf("usr/local/bin/%s: type %c → %q size %d uid %d, want a symlink to recollect", n, h.Typeflag, h.Linkname, h.Size, h.Uid)
+		}
+	}
+	var bin []string
+	for n := range got {
+		if strings.HasPrefix(n, "usr/local/bin/") && n != "usr/local/bin/" {
+			bin = append(bin, strings.TrimPrefix(n, "usr/local/bin/"))
+		}
+	}
+	slices.Sort(bin)
+	if want := append([]string{"recollect"}, modules...); !slices.Equal(bin, slices.Sorted(slices.Values(want))) {
+		t.Errorf("usr/local/bin holds %v, want %v", bin, want)
 	}
 	if h := got["data/"]; h == nil || h.Typeflag != tar.TypeDir || h.Uid != UID || h.Gid != GID {
 		t.Errorf("data/ = %+v, want a directory owned by %d:%d", h, UID, GID)
@@ -155,6 +174,14 @@ func TestBuildRefusesMissingEntrypoint(t *testing.T) {
 	_, err = Entries(Spec{Binaries: map[string]string{"recollect": "/x", "../evil": "/y"}})
 	if err == nil {
 		t.Fatal("no error for a binary name with a path")
+	}
+}
+
+func TestBuildRefusesBadAliases(t *testing.T) {
+	for _, aliases := range [][]string{{"../ingest"}, {""}, {"recollect"}, {"ingest", "ingest"}} {
+		if _, err := Entries(Spec{Binaries: map[string]string{"recollect": "/x"}, Aliases: aliases}); err == nil {
+			t.Errorf("aliases %q accepted", aliases)
+		}
 	}
 }
 

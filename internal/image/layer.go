@@ -27,6 +27,9 @@ type Entry struct {
 	Mode int64
 	UID  int
 	GID  int
+	// Link makes the entry a symbolic link to Link (relative to the link's
+	// directory unless absolute); Src and Data are then ignored.
+	Link string
 	// Exactly one of Src (a file on this machine) and Data (the content) is
 	// used for a file; both are ignored for a directory.
 	Src  string
@@ -79,6 +82,13 @@ func writeEntry(tw *tar.Writer, e Entry, modTime time.Time) error {
 		hdr.Typeflag, hdr.Name = tar.TypeDir, name+"/"
 		if err := tw.WriteHeader(hdr); err != nil {
 			return fmt.Errorf("layer directory %s: %w", e.Path, err)
+		}
+		return nil
+	}
+	if e.Link != "" {
+		hdr.Typeflag, hdr.Linkname = tar.TypeSymlink, e.Link
+		if err := tw.WriteHeader(hdr); err != nil {
+			return fmt.Errorf("layer symlink %s → %s: %w", e.Path, e.Link, err)
 		}
 		return nil
 	}

@@ -64,3 +64,16 @@ func TestModuleBinariesMatchCmd(t *testing.T) {
 		t.Errorf("cmd/ module entry points %v, ModuleBinaries %v", found, want)
 	}
 }
+
+// TestDockerfileLinksModules checks the Dockerfile links exactly the names
+// recollect dispatches on (make image takes them from ModuleBinaries).
+func TestDockerfileLinksModules(t *testing.T) {
+	b, err := os.ReadFile("../../Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "for m in " + strings.Join(ModuleBinaries(), " ") + "; do ln -s recollect /out/bin/$m; done"
+	if !strings.Contains(string(b), want) {
+		t.Errorf("Dockerfile does not link the module names: want the line %q", want)
+	}
+}
