@@ -130,6 +130,15 @@ type HybridSearcher interface {
 	SearchHybrid(ctx context.Context, q HybridQuery) (dense, lexical []Hit, err error)
 }
 
+// MetaScroller is a store that can scroll without vectors: ScrollMeta is
+// Scroll with every memory's Vector left nil, for readers that need the
+// vectors of few memories or none (consolidation reads a whole tenant and
+// looks up neighbours for its changed memories only), so that the store
+// need not copy a vector per memory. Get returns a memory with its vector.
+type MetaScroller interface {
+	ScrollMeta(ctx context.Context, tenant string, f Filter, fn func(memory.Memory) error) error
+}
+
 // Adopter is a store that keeps memories embedded by other models apart,
 // where its searches do not reach them: Qdrant has a collection per
 // embedding model, so after a model change the tenant's memories sit in

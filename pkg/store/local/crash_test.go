@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -39,8 +40,10 @@ func TestMain(m *testing.M) {
 func childConfig() Config { return Config{CompactMinBytes: 16 << 10, CompactRatio: 0.5} }
 
 // runChildWriter upserts from four goroutines until it is killed, printing
-// "put <id>" once an upsert returned nil, "try <id>" before deleting and
-// "del <id>" once the delete returned nil.
+// "put <id>" once an upsert returned nil, "try <id>" before deleting,
+// "del <id>" once the delete returned nil and "upd <id> <n>" once a
+// payload update setting the access count to n (growing per id) returned
+// nil.
 func runChildWriter(dir, round string) int {
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	s, err := Open(dir, WithConfig(childConfig()), WithLogger(log))
@@ -61,7 +64,7 @@ func runChildWriter(dir, round string) int {
 	ctx := context.Background()
 	for w := range 4 {
 		go func() {
-			var mine []string
+			var mine []memory.Memory
 			for n := 0; ; n++ {
 				size := 1 + n%3
 				batch := make([]memory.Memory, size)
@@ -79,11 +82,25 @@ func runChildWriter(dir, round string) int {
 					os.Exit(1)
 				}
 				say(lines...)
-				for _, m := range batch {
-					mine = append(mine, m.ID)
+				mine = append(mine, batch...)
+				if n%2 == 1 {
+					// Bookkeeping on the newest memories, some of them
+					// updated before.
+					upd := slices.Clone(mine[max(0, len(mine)-5):])
+					lines = lines[:0]
+					for i := range upd {
+						upd[i].Vector = nil
+						upd[i].AccessCount, upd[i].Importance, upd[i].Epoch = n, float64(n%10)/10, int64(n)
+						lines = append(lines, fmt.Sprintf("upd %s %d", upd[i].ID, n))
+					}
+					if err := s.UpdatePayload(ctx, childTenant, upd); err != nil {
+						fmt.Fprintln(os.Stderr, "child update payload:", err)
+						os.Exit(1)
+					}
+					say(lines...)
 				}
 				if n%5 == 4 {
-					victim := mine[0]
+					victim := mine[0].ID
 					mine = mine[1:]
 					say("try " + victim) // in flight: either outcome is fine
 					if err := s.Delete(ctx, childTenant, victim); err != nil {
@@ -102,14 +119,21 @@ func runChildWriter(dir, round string) int {
 
 func TestKill9(t *testing.T) {
 	dir := t.TempDir()
-	put := map[string]bool{}   // acknowledged upserts
-	dead := map[string]bool{}  // acknowledged deletes
-	tried := map[string]bool{} // deletes begun, maybe not acknowledged
+	put := map[string]bool{}    // acknowledged upserts
+	dead := map[string]bool{}   // acknowledged deletes
+	tried := map[string]bool{}  // deletes begun, maybe not acknowledged
+	updated := map[string]int{} // the highest acknowledged access count
 	for round := range 4 {
-		acks := runAndKill(t, dir, round, 150+round*100)
+		acks := runAndKill(t, dir, round, 250+round*150)
 		for _, a := range acks {
 			kind, id, _ := strings.Cut(a, " ")
 			switch kind {
+			case "upd":
+				var n int
+				if _, err := fmt.Sscanf(id, "%s %d", &id, &n); err != nil {
+					t.Fatalf("child printed %q: %v", a, err)
+				}
+				updated[id] = max(updated[id], n)
 			case "put":
 				put[id] = true
 			case "del":
@@ -126,7 +150,7 @@ func TestKill9(t *testing.T) {
 			t.Fatalf("round %d: open after kill -9: %v", round, err)
 		}
 		for id := range put {
-			_, err := s.Get(t.Context(), childTenant, id)
+			m, err := s.Get(t.Context(), childTenant, id)
 			if err != nil && !errors.Is(err, store.ErrNotFound) {
 				t.Fatalf("get: %v", err)
 			}
@@ -135,6 +159,10 @@ func TestKill9(t *testing.T) {
 				t.Errorf("round %d: acknowledged delete of %s lost", round, id)
 			case !tried[id] && err != nil:
 				t.Errorf("round %d: acknowledged upsert of %s lost: %v", round, id, err)
+			case err == nil && m.AccessCount < updated[id]:
+				t.Errorf("round %d: acknowledged payload update of %s to access count %d lost: it has %d", round, id, updated[id], m.AccessCount)
+			case err == nil && len(m.Vector) != childDim:
+				t.Errorf("round %d: %s has a %d-dim vector after payload updates, want %d", round, id, len(m.Vector), childDim)
 			}
 		}
 		n, err := s.Count(t.Context(), childTenant, store.Filter{})
@@ -144,15 +172,15 @@ func TestKill9(t *testing.T) {
 		if want := len(put) - len(tried); n < want {
 			t.Errorf("round %d: count %d below the %d acknowledged memories", round, n, want)
 		}
-		t.Logf("round %d: %d acknowledged upserts, %d deletes, %d stored, recovery said %q",
-			round, len(put), len(dead), n, logs.messages())
+		t.Logf("round %d: %d acknowledged upserts, %d deletes, %d memories updated, %d stored, recovery said %q",
+			round, len(put), len(dead), len(updated), n, logs.messages())
 		closeT(t, s)
 		if t.Failed() {
 			return
 		}
 	}
-	if len(put) == 0 || len(dead) == 0 {
-		t.Fatalf("the child acknowledged %d upserts and %d deletes; the test checked nothing", len(put), len(dead))
+	if len(put) == 0 || len(dead) == 0 || len(updated) == 0 {
+		t.Fatalf("the child acknowledged %d upserts, %d deletes and %d payload updates; the test checked nothing", len(put), len(dead), len(updated))
 	}
 	if df, err := listDir(dir); err != nil || len(df.snaps) == 0 {
 		t.Fatalf("no snapshot in %s (%v): the kills never met a compacted store", dir, err)

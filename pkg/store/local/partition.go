@@ -2,6 +2,7 @@ package local
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 
@@ -60,6 +61,9 @@ func (p *partition) upsert(m memory.Memory, size int, lv lexical.SparseVector) i
 	}
 	i, ok := p.ids[m.ID]
 	delta := size
+	// Rewritten with the vector it has (a re-tagged memory, a repeated
+	// upsert): the slab and its int8 copy stay as they are.
+	same := ok && p.hasVec[i] && sameBits(p.vecs.row(i), vec)
 	if ok {
 		delta -= p.sizes[i]
 		if old := p.recs[i]; !lexical.SameText(old, m) {
@@ -87,6 +91,10 @@ func (p *partition) upsert(m memory.Memory, size int, lv lexical.SparseVector) i
 	}
 	p.hasVec[i] = len(vec) > 0
 	p.cols.set(i, &p.recs[i])
+	if same {
+		p.nvec++
+		return delta
+	}
 	if p.dim > 0 {
 		row := p.vecs.row(i)
 		if len(vec) > 0 {
@@ -98,6 +106,42 @@ func (p *partition) upsert(m memory.Memory, size int, lv lexical.SparseVector) i
 	}
 	p.dropDimIfEmpty()
 	p.syncQuant(i, vec)
+	return delta
+}
+
+// sameBits reports whether a and b hold the same float32s bit for bit (so
+// -0 differs from 0: what is stored is what a replay of the log rebuilds).
+func sameBits(a, b []float32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// setPayload replaces record i with m, which keeps row i's vector (m's
+// Vector is ignored), and returns the change in live encoded bytes; recSize
+// is m's encoded record without the vector part. The caller has checked
+// that m is indexed by the same text (lexical.SameText), so the text index
+// and the vectors stay as they are; a record that differs anyway is
+// re-indexed rather than left wrong.
+func (p *partition) setPayload(i int, m memory.Memory, recSize int) int {
+	m.Vector = nil
+	if old := p.recs[i]; !lexical.SameText(old, m) {
+		p.lex.replace(i, lexical.MemoryVector(old), lexical.MemoryVector(m))
+	}
+	dim := 0
+	if p.hasVec[i] {
+		dim = p.dim
+	}
+	size := recSize + vectorPartLen(dim)
+	delta := size - p.sizes[i]
+	p.recs[i], p.sizes[i] = m, size
+	p.cols.set(i, &p.recs[i])
 	return delta
 }
 

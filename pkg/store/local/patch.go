@@ -2,6 +2,7 @@ package local
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/recollect-dev/recollect/pkg/lexical"
 	"github.com/recollect-dev/recollect/pkg/memory"
@@ -9,8 +10,10 @@ import (
 )
 
 // UpdatePayload rewrites the tenant's memories with these ids but for their
-// vectors, which are taken from the store under the write lock, so no
-// concurrent Upsert's vector is overwritten with an older one. See
+// vectors, which stay as stored, so no concurrent Upsert's vector is
+// overwritten with an older one. The log gets payload records without
+// vectors, and nothing is re-indexed: the text is the same by contract
+// (checked under the write lock) and the vectors do not change. See
 // store.Store.
 func (s *Store) UpdatePayload(ctx context.Context, tenant string, mems []memory.Memory) error {
 	if err := s.usable(ctx); err != nil {
@@ -22,50 +25,91 @@ func (s *Store) UpdatePayload(ctx context.Context, tenant string, mems []memory.
 	if err := store.CheckPayloadBatch(tenant, mems); err != nil {
 		return err
 	}
+	batch := make([]memory.Memory, len(mems))
+	for i := range mems {
+		m := mems[i]
+		m.Vector = nil
+		m = cloneMemory(m)
+		stripMonotonic(&m)
+		batch[i] = m
+	}
+	what := "update payload of tenant " + tenant
+	// Encoded before the write lock is taken, as if every id were held;
+	// encoded again under it in the rare case that some are not.
+	frame, sizes, err := encodePayloadBatch(batch, what)
+	if err != nil {
+		return err
+	}
 	s.writeMu.Lock()
 	if err := s.writable(); err != nil {
 		s.writeMu.Unlock()
 		return err
 	}
-	batch, err := s.withStoredVectors(tenant, mems)
-	if err != nil || len(batch) == 0 {
+	p, rows, err := s.heldRows(tenant, batch)
+	if err != nil || len(rows) == 0 {
 		s.writeMu.Unlock()
 		return err
 	}
-	what := "update payload of tenant " + tenant
-	enc, err := encodeBatch(batch, what)
-	if err != nil {
-		s.writeMu.Unlock()
-		return err
+	if len(rows) < len(batch) {
+		kept := make([]memory.Memory, 0, len(rows))
+		for _, r := range rows {
+			kept = append(kept, batch[r.i])
+		}
+		batch = kept
+		if frame, sizes, err = encodePayloadBatch(batch, what); err != nil {
+			s.writeMu.Unlock()
+			return err
+		}
+		for k := range rows {
+			rows[k].i = k
+		}
 	}
-	return s.commit(batch, enc, what)
+	return s.commit(frame, func() {
+		p.mu.Lock()
+		for _, r := range rows {
+			s.liveBytes += int64(p.setPayload(r.row, batch[r.i], sizes[r.i]))
+		}
+		p.mu.Unlock()
+	}, what)
 }
 
-// withStoredVectors returns copies of the memories the tenant holds, each
-// with its stored vector, refusing any whose indexed text changed. The
-// caller holds writeMu, so the partition's rows cannot move.
-func (s *Store) withStoredVectors(tenant string, mems []memory.Memory) ([]memory.Memory, error) {
+// heldRow pairs a memory of a payload batch (index i) with its row.
+type heldRow struct{ i, row int }
+
+// heldRows returns the tenant's partition and the rows of the batch's
+// memories it holds, in batch order, refusing the batch if any of those
+// is indexed by another text than the stored one. The caller holds
+// writeMu, so the rows cannot move until it is released.
+func (s *Store) heldRows(tenant string, batch []memory.Memory) (*partition, []heldRow, error) {
 	p := s.partition(tenant)
 	if p == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	p.mu.RLock()
 	defer p.mu.RUnlock()
-	batch := make([]memory.Memory, 0, len(mems))
-	for i := range mems {
-		row, ok := p.ids[mems[i].ID]
+	rows := make([]heldRow, 0, len(batch))
+	for i := range batch {
+		row, ok := p.ids[batch[i].ID]
 		if !ok {
 			continue
 		}
-		if !lexical.SameText(p.recs[row], mems[i]) {
-			return nil, store.TextChanged(i, mems[i].ID)
+		if !lexical.SameText(p.recs[row], batch[i]) {
+			return nil, nil, store.TextChanged(i, batch[i].ID)
 		}
-		m := mems[i]
-		m.Vector = nil
-		m = cloneMemory(m)
-		m.Vector = p.vector(row)
-		stripMonotonic(&m)
-		batch = append(batch, m)
+		rows = append(rows, heldRow{i: i, row: row})
 	}
-	return batch, nil
+	return p, rows, nil
+}
+
+// encodePayloadBatch encodes a payload batch as one sealed frame.
+func encodePayloadBatch(batch []memory.Memory, what string) ([]byte, []int, error) {
+	frame, sizes, err := encodePayload(newFrame(len(batch)*512), batch)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", what, err)
+	}
+	if n := len(frame) - frameHeaderLen; n > maxFrameLen {
+		return nil, nil, fmt.Errorf("%s batch of %d memories encodes to %d bytes, over the %d limit: %w",
+			what, len(batch), n, maxFrameLen, memory.ErrInvalid)
+	}
+	return sealFrame(frame), sizes, nil
 }

@@ -34,6 +34,16 @@ func (s *Store) Get(ctx context.Context, tenant, id string) (memory.Memory, erro
 // Scroll calls fn for each matching memory in id order. It sees a memory
 // deleted or changed after the scroll began as it is when its page is read.
 func (s *Store) Scroll(ctx context.Context, tenant string, f store.Filter, fn func(memory.Memory) error) error {
+	return s.scroll(ctx, tenant, f, true, fn)
+}
+
+// ScrollMeta is Scroll without the vectors (store.MetaScroller).
+func (s *Store) ScrollMeta(ctx context.Context, tenant string, f store.Filter, fn func(memory.Memory) error) error {
+	return s.scroll(ctx, tenant, f, false, fn)
+}
+
+// scroll is Scroll, copying the vectors only withVectors.
+func (s *Store) scroll(ctx context.Context, tenant string, f store.Filter, withVectors bool, fn func(memory.Memory) error) error {
 	if err := s.usable(ctx); err != nil {
 		return err
 	}
@@ -64,7 +74,11 @@ func (s *Store) Scroll(ctx context.Context, tenant string, f store.Filter, fn fu
 		rf, ok := p.compileFilter(&f)
 		for _, id := range ids[:n] {
 			if i, found := p.ids[id]; ok && found && p.match(&rf, i) {
-				page = append(page, p.memoryAt(i))
+				if withVectors {
+					page = append(page, p.memoryAt(i))
+				} else {
+					page = append(page, cloneMemory(p.recs[i]))
+				}
 			}
 		}
 		p.mu.RUnlock()

@@ -10,13 +10,17 @@ import (
 	"github.com/recollect-dev/recollect/pkg/memory"
 )
 
-// Payload kinds. An upsert or delete frame is one whole batch, so a batch is
-// replayed entirely or not at all.
+// Payload kinds. An upsert, payload or delete frame is one whole batch, so a
+// batch is replayed entirely or not at all.
 const (
 	opUpsertJSON byte = 1 // upserts written before the binary encoding; still read
 	opDelete     byte = 2
 	opEnd        byte = 3 // a snapshot's last frame, carrying its record count
 	opUpsert     byte = 4
+	// opPayload is an UpdatePayload batch: each record is the memory
+	// without a vector, which keeps the one stored. Only logs hold it;
+	// snapshots write whole records. Logs written before it never do.
+	opPayload byte = 5
 )
 
 // An upsert record is the memory without its vector (binary, see
@@ -24,11 +28,14 @@ const (
 // the vector as a uvarint length and raw little-endian float32s (compact
 // and exact). Either kind decodes to an op of kind opUpsert.
 
+// A payload record is the memory's binary encoding behind a uvarint length,
+// as in an upsert record, with no vector part after it.
+
 // op is a decoded payload.
 type op struct {
 	kind   byte
-	mems   []memory.Memory // opUpsert, vectors set
-	sizes  []int           // opUpsert: encoded bytes per record
+	mems   []memory.Memory // opUpsert: vectors set; opPayload: no vectors
+	sizes  []int           // opUpsert, opPayload: encoded bytes per record
 	tenant string          // opDelete
 	ids    []string        // opDelete
 	count  uint64          // opEnd
@@ -36,6 +43,26 @@ type op struct {
 
 // appendRecord appends one upsert record for m with vector vec.
 func appendRecord(dst []byte, m *memory.Memory, vec []float32) ([]byte, error) {
+	dst, err := appendMemoryRecord(dst, m)
+	if err != nil {
+		return dst, err
+	}
+	dst = binary.AppendUvarint(dst, uint64(len(vec)))
+	for _, f := range vec {
+		dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(f))
+	}
+	return dst, nil
+}
+
+// vectorPartLen is how many bytes appendRecord spends on a vector of dim
+// components.
+func vectorPartLen(dim int) int {
+	var lb [binary.MaxVarintLen64]byte
+	return binary.PutUvarint(lb[:], uint64(dim)) + 4*dim
+}
+
+// appendMemoryRecord appends m's binary encoding behind its uvarint length.
+func appendMemoryRecord(dst []byte, m *memory.Memory) ([]byte, error) {
 	// The length goes in front of the memory, which is encoded in place
 	// behind room for the largest length a frame allows, then moved up.
 	const room = 5
@@ -49,12 +76,7 @@ func appendRecord(dst []byte, m *memory.Memory, vec []float32) ([]byte, error) {
 	ln := binary.PutUvarint(lb[:], uint64(n))
 	copy(dst[at:], lb[:ln])
 	copy(dst[at+ln:], dst[at+room:])
-	dst = dst[:at+ln+n]
-	dst = binary.AppendUvarint(dst, uint64(len(vec)))
-	for _, f := range vec {
-		dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(f))
-	}
-	return dst, nil
+	return dst[:at+ln+n], nil
 }
 
 // encodeUpsert appends a batch whose vectors are already normalised to p,
@@ -67,6 +89,23 @@ func encodeUpsert(p []byte, mems []memory.Memory) ([]byte, []int, error) {
 		before := len(p)
 		var err error
 		if p, err = appendRecord(p, &mems[i], mems[i].Vector); err != nil {
+			return nil, nil, err
+		}
+		sizes[i] = len(p) - before
+	}
+	return p, sizes, nil
+}
+
+// encodePayload appends an UpdatePayload batch (vectors ignored) to p, and
+// returns the encoded size of each record.
+func encodePayload(p []byte, mems []memory.Memory) ([]byte, []int, error) {
+	p = append(p, opPayload)
+	p = binary.AppendUvarint(p, uint64(len(mems)))
+	sizes := make([]int, len(mems))
+	for i := range mems {
+		before := len(p)
+		var err error
+		if p, err = appendMemoryRecord(p, &mems[i]); err != nil {
 			return nil, nil, err
 		}
 		sizes[i] = len(p) - before
@@ -173,6 +212,23 @@ func decodeOp(p []byte) (op, error) {
 				for j := range m.Vector {
 					m.Vector[j] = math.Float32frombits(binary.LittleEndian.Uint32(raw[j*4:]))
 				}
+			}
+			o.mems = append(o.mems, m)
+			o.sizes = append(o.sizes, before-len(c.b))
+		}
+	case opPayload:
+		n := c.count(2)
+		o.mems = make([]memory.Memory, 0, n)
+		o.sizes = make([]int, 0, n)
+		for i := 0; i < n && c.err == nil; i++ {
+			before := len(c.b)
+			bin := c.next(c.uvarint())
+			if c.err != nil {
+				break
+			}
+			m, err := decodeMemoryBinary(bin)
+			if err != nil {
+				return op{}, fmt.Errorf("decode memory %d: %w", i, err)
 			}
 			o.mems = append(o.mems, m)
 			o.sizes = append(o.sizes, before-len(c.b))

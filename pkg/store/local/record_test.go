@@ -44,7 +44,11 @@ func TestDecodeNeverPanics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range [][]byte{up, encodeDelete(nil, "t", []string{"a", "b"}), encodeEnd(nil, 7)} {
+	pl, _, err := encodePayload(nil, []memory.Memory{testMemory("a", 1, nil), testMemory("a", 2, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range [][]byte{up, pl, encodeDelete(nil, "t", []string{"a", "b"}), encodeEnd(nil, 7)} {
 		for n := range len(p) {
 			if _, err := decodeOp(p[:n]); err == nil {
 				t.Errorf("prefix of %d of %d bytes decoded", n, len(p))
@@ -71,6 +75,8 @@ func TestDecodeHugeDim(t *testing.T) {
 func FuzzDecodeOp(f *testing.F) {
 	up, _, _ := encodeUpsert(nil, []memory.Memory{testMemory("a", 1, []float32{1, 2})})
 	f.Add(up)
+	pl, _, _ := encodePayload(nil, []memory.Memory{testMemory("a", 1, nil)})
+	f.Add(pl)
 	f.Add(encodeDelete(nil, "t", []string{"a"}))
 	f.Add(encodeEnd(nil, 1))
 	f.Fuzz(func(t *testing.T, p []byte) {

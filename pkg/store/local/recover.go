@@ -105,7 +105,7 @@ func (s *Store) replayWAL(seq uint64) (int64, error) {
 			// read: cutting them off would lose acknowledged data.
 			return 0, fmt.Errorf("decode wal %s at offset %d: %w", path, d.off, d.decodeErr)
 		}
-		if d.o.kind != opUpsert && d.o.kind != opDelete {
+		if d.o.kind != opUpsert && d.o.kind != opPayload && d.o.kind != opDelete {
 			return 0, fmt.Errorf("decode wal %s at offset %d: unexpected payload kind %d", path, d.off, d.o.kind)
 		}
 		if err := s.replay(d.o, d.lex); err != nil {
@@ -129,6 +129,18 @@ func (s *Store) replay(o op, lex []lexical.SparseVector) error {
 				continue
 			}
 			s.liveBytes += int64(p.upsert(m, o.sizes[i], lex[i]))
+		}
+	case opPayload:
+		// Logged only for memories held at the time, which the replay up
+		// to here has rebuilt: one not held is skipped, as it was then.
+		for i, m := range o.mems {
+			p := s.partition(m.Tenant)
+			if p == nil {
+				continue
+			}
+			if row, ok := p.ids[m.ID]; ok {
+				s.liveBytes += int64(p.setPayload(row, m, o.sizes[i]))
+			}
 		}
 	case opDelete:
 		if p := s.partition(o.tenant); p != nil {

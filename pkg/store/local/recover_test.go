@@ -185,7 +185,7 @@ func TestSecondOpenRefused(t *testing.T) {
 // checkAll checks that s holds exactly mems (tenant "a"), field for field.
 func checkAll(t *testing.T, s *Store, stage string, mems []memory.Memory) {
 	t.Helper()
-	n, err := s.Count(t.Context(), "a", store.Filter{IncludeArchived: true})
+	n, err := s.Count(t.Context(), "a", store.Filter{IncludeArchived: true, IncludeSuperseded: true})
 	if err != nil || n != len(mems) {
 		t.Errorf("%s: count = %d (%v), want %d", stage, n, err, len(mems))
 	}

@@ -13,7 +13,10 @@ type Stats struct {
 	Approximate int
 	LogBytes    int64 // current log file, header included
 	LiveBytes   int64 // encoded size of the live records
-	Compactions uint64
+	// AppendedBytes counts the bytes written to the logs since Open, over
+	// every log file (compaction starts a new one).
+	AppendedBytes uint64
+	Compactions   uint64
 	// CompactionFailures counts compactions that stopped before replacing
 	// the old files (the logs still hold everything).
 	CompactionFailures uint64
@@ -27,6 +30,7 @@ func (s *Store) Stats() Stats {
 	st := Stats{LogBytes: s.wal.size.Load(), LiveBytes: s.liveBytes, Writable: s.writable() == nil}
 	s.writeMu.Unlock()
 	st.Compactions, st.CompactionFailures = s.compactions.Load(), s.compactionFailures.Load()
+	st.AppendedBytes = s.appended.Load()
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	for _, p := range s.parts {

@@ -30,6 +30,9 @@ func TestStatsAndMetrics(t *testing.T) {
 	if st.Memories != 42 || st.Tenants != 2 || st.Approximate != 1 || !st.Writable || st.LogBytes <= 0 || st.LiveBytes <= 0 {
 		t.Fatalf("stats %+v, want 42 memories, 2 tenants, 1 approximate, writable, bytes counted", st)
 	}
+	if st.AppendedBytes != uint64(st.LogBytes-magicLen) {
+		t.Fatalf("appended %d bytes, want the %d the log holds after its header", st.AppendedBytes, st.LogBytes-magicLen)
+	}
 	// Rewrite until a compaction has run.
 	for round := 0; s.Stats().Compactions == 0; round++ {
 		if round > 200 {

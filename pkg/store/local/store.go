@@ -36,6 +36,7 @@ type Store struct {
 	compactWG  sync.WaitGroup
 
 	compactions, compactionFailures atomic.Uint64
+	appended                        atomic.Uint64 // bytes appended to logs since Open
 
 	mu    sync.RWMutex // guards parts (the map, not the partitions)
 	parts map[string]*partition
@@ -44,7 +45,10 @@ type Store struct {
 	rowsPool sync.Pool // *[]int32 candidate row lists for Search
 }
 
-var _ store.Store = (*Store)(nil)
+var (
+	_ store.Store        = (*Store)(nil)
+	_ store.MetaScroller = (*Store)(nil)
+)
 
 // Open opens or creates the store in dir, replaying its snapshot and log. A
 // torn or corrupt log tail (a crash mid-write) is cut off and logged.

@@ -48,7 +48,7 @@ func (s *Store) Upsert(ctx context.Context, mems []memory.Memory) error {
 		s.writeMu.Unlock()
 		return fmt.Errorf("upsert: %w", err)
 	}
-	return s.commit(batch, enc, "upsert")
+	return s.commit(enc.frame, func() { s.apply(batch, enc.sizes, enc.lex) }, "upsert")
 }
 
 // encoded is a batch's sealed log frame with what applying it needs.
@@ -71,17 +71,18 @@ func encodeBatch(batch []memory.Memory, what string) (encoded, error) {
 	return encoded{frame: sealFrame(frame), sizes: sizes, lex: memoryVectors(batch)}, nil
 }
 
-// commit logs an encoded batch, applies it, releases writeMu (which the
-// caller holds) and returns once the frame is durable.
-func (s *Store) commit(batch []memory.Memory, enc encoded, what string) error {
+// commit logs a sealed frame, applies what it holds, releases writeMu
+// (which the caller holds) and returns once the frame is durable.
+func (s *Store) commit(frame []byte, apply func(), what string) error {
 	w := s.wal
-	end, err := w.append(enc.frame)
+	end, err := w.append(frame)
 	if err != nil {
 		s.failed = err
 		s.writeMu.Unlock()
 		return fmt.Errorf("%s: %w", what, err)
 	}
-	s.apply(batch, enc.sizes, enc.lex)
+	s.appended.Add(uint64(len(frame)))
+	apply()
 	s.maybeCompact()
 	s.writeMu.Unlock()
 	if err := w.sync(end); err != nil {
@@ -158,11 +159,13 @@ func (s *Store) Delete(ctx context.Context, tenant string, ids ...string) error 
 	end := w.size.Load()
 	if len(present) > 0 {
 		var err error
-		if end, err = w.append(sealFrame(encodeDelete(newFrame(64*len(present)), tenant, present))); err != nil {
+		frame := sealFrame(encodeDelete(newFrame(64*len(present)), tenant, present))
+		if end, err = w.append(frame); err != nil {
 			s.failed = err
 			s.writeMu.Unlock()
 			return fmt.Errorf("delete from tenant %s: %w", tenant, err)
 		}
+		s.appended.Add(uint64(len(frame)))
 		p.mu.Lock()
 		for _, id := range present {
 			s.liveBytes += int64(p.remove(id))

@@ -3,6 +3,7 @@ package storetest
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/store"
@@ -21,6 +22,14 @@ func testRestartDurability(t *testing.T, e *env) {
 	upsert(t, e.s, over)
 	if err := e.s.Delete(t.Context(), a, gone.ID); err != nil {
 		t.Fatalf("delete: %v", err)
+	}
+	// Bookkeeping, which keeps the stored vector, survives a restart too.
+	full.AccessCount, full.Importance, full.Epoch = full.AccessCount+3, 0.5, full.Epoch+2
+	full.LastAccessed = full.LastAccessed.Add(time.Hour)
+	upd := full
+	upd.Vector = nil
+	if err := e.s.UpdatePayload(t.Context(), a, []memory.Memory{upd}); err != nil {
+		t.Fatalf("update payload: %v", err)
 	}
 
 	check := func(stage string, extra ...memory.Memory) {
