@@ -53,14 +53,30 @@ func (c *Client) SearchText(ctx context.Context, q store.TextQuery) ([]store.Hit
 // ids after the last one seen, and stops at the first error of fn (returned
 // as is).
 func (c *Client) Scroll(ctx context.Context, tenant string, f store.Filter, fn func(memory.Memory) error) error {
-	req := scrollRequest{Tenant: tenant, Filter: f, Limit: c.cfg.pageSize}
+	return c.scroll(ctx, tenant, f, false, fn)
+}
+
+var _ store.MetaScroller = (*Client)(nil)
+
+// ScrollMeta is Scroll without the vectors (store.MetaScroller): the server
+// leaves them out of its pages.
+func (c *Client) ScrollMeta(ctx context.Context, tenant string, f store.Filter, fn func(memory.Memory) error) error {
+	return c.scroll(ctx, tenant, f, true, fn)
+}
+
+func (c *Client) scroll(ctx context.Context, tenant string, f store.Filter, noVectors bool, fn func(memory.Memory) error) error {
+	req := scrollRequest{Tenant: tenant, Filter: f, Limit: c.cfg.pageSize, NoVectors: noVectors}
 	for {
 		var page scrollResult
 		if err := c.call(ctx, opScroll, req, &page); err != nil {
 			return err
 		}
 		for _, w := range page.Memories {
-			if err := fn(w.memory()); err != nil {
+			m := w.memory()
+			if noVectors {
+				m.Vector = nil
+			}
+			if err := fn(m); err != nil {
 				return err
 			}
 		}

@@ -12,7 +12,7 @@
 //	recollect.store.delete       {"tenant","ids"}                     → {}
 //	recollect.store.search       {"tenant","vector","k","filter"}     → {"hits":[{"memory","score"}]}
 //	recollect.store.search_text  {"tenant","text","k","filter"}       → {"hits":[{"memory","score"}]} (score: BM25)
-//	recollect.store.scroll       {"tenant","filter","after","limit"}  → {"memories","more"}
+//	recollect.store.scroll       {"tenant","filter","after","limit","no_vectors"} → {"memories","more"}
 //	recollect.store.count        {"tenant","filter"}                  → {"count"}
 //	recollect.store.tenants      {}                                   → {"tenants"}
 //

@@ -136,14 +136,21 @@ func (s *Server) scroll(ctx context.Context, data []byte) (any, error) {
 			out.More = true
 			return full
 		}
+		if req.NoVectors {
+			m.Vector = nil
+		}
 		out.Memories = append(out.Memories, toWire(m))
 		return nil
 	}
+	scroll := s.st.Scroll
+	if ms, ok := s.st.(store.MetaScroller); ok && req.NoVectors {
+		scroll = ms.ScrollMeta
+	}
 	var err error
-	if as, ok := s.st.(afterScroller); ok && req.After != "" {
+	if as, ok := s.st.(afterScroller); ok && req.After != "" && !req.NoVectors {
 		err = as.ScrollAfter(ctx, req.Tenant, req.Filter, req.After, fn)
 	} else {
-		err = s.st.Scroll(ctx, req.Tenant, req.Filter, func(m memory.Memory) error {
+		err = scroll(ctx, req.Tenant, req.Filter, func(m memory.Memory) error {
 			if req.After != "" && m.ID <= req.After {
 				return nil
 			}

@@ -118,6 +118,9 @@ type scrollRequest struct {
 	Filter store.Filter `json:"filter"`
 	After  string       `json:"after,omitempty"` // only ids greater than this
 	Limit  int          `json:"limit"`
+	// NoVectors leaves the vectors out (ScrollMeta); a server that
+	// predates it sends them, and the client drops them.
+	NoVectors bool `json:"no_vectors,omitempty"`
 }
 
 type scrollResult struct {

@@ -123,3 +123,63 @@ func testDelete(t *testing.T, e *env) {
 		t.Fatalf("count = %d, want 4", n)
 	}
 }
+
+// testScrollMeta checks a store's scroll without vectors against Scroll:
+// the same memories in the same order under any filter, each without its
+// vector, and an early stop returned as is.
+func testScrollMeta(t *testing.T, e *env) {
+	ms, ok := e.s.(store.MetaScroller)
+	if !ok {
+		t.Skip("the store has no ScrollMeta; readers scroll with vectors")
+	}
+	ten := tenant(t, "a")
+	var batch []memory.Memory
+	for i := range 30 {
+		v := e.vec(1, float32(i), 0, 0)
+		if i%4 == 0 {
+			v = nil
+		}
+		m := e.basic(t, ten, i, v)
+		m.Archived = i%3 == 0
+		batch = append(batch, m)
+	}
+	batch = append(batch, e.full(t, ten, 30))
+	slices.Reverse(batch)
+	upsert(t, e.s, batch...)
+	for _, f := range []store.Filter{{}, {IncludeArchived: true, IncludeSuperseded: true}, {Namespaces: []string{"elsewhere"}}} {
+		var want, got []memory.Memory
+		if err := e.s.Scroll(t.Context(), ten, f, func(m memory.Memory) error {
+			m.Vector = nil
+			want = append(want, m)
+			return nil
+		}); err != nil {
+			t.Fatalf("scroll: %v", err)
+		}
+		if err := ms.ScrollMeta(t.Context(), ten, f, func(m memory.Memory) error {
+			got = append(got, m)
+			return nil
+		}); err != nil {
+			t.Fatalf("scroll without vectors: %v", err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("filter %+v: scroll without vectors returned %d memories, scroll %d", f, len(got), len(want))
+		}
+		for i := range want {
+			if got[i].Vector != nil {
+				t.Fatalf("scroll without vectors returned %s with a %d-dim vector", got[i].ID, len(got[i].Vector))
+			}
+			checkMemory(t, "scroll without vectors", got[i], want[i])
+		}
+	}
+	stop := errors.New("enough")
+	n := 0
+	err := ms.ScrollMeta(t.Context(), ten, store.Filter{IncludeArchived: true}, func(memory.Memory) error {
+		if n++; n == 3 {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) || n != 3 {
+		t.Fatalf("scroll without vectors returned %v after %d callbacks, want the callback's error after 3", err, n)
+	}
+}

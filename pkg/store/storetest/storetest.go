@@ -56,6 +56,7 @@ func Run(t *testing.T, h Harness) {
 		{"Hybrid", testHybrid},
 		{"ScrollOrder", testScrollOrder},
 		{"ScrollEarlyStop", testScrollEarlyStop},
+		{"ScrollMeta", testScrollMeta},
 		{"Count", testCount},
 		{"NotFound", testNotFound},
 		{"CancelledContext", testCancelledContext},
