@@ -3,6 +3,7 @@ package consolidate
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -94,25 +95,60 @@ func newRun(c *Consolidator, tenant, id string, seq int64, now time.Time, starts
 
 // load reads every memory of the tenant, archived and superseded ones too.
 // Vectors are kept only for this epoch's changes (the ones whose
-// neighbours are looked up): a tenant of 100,000 memories stays small.
+// neighbours are looked up): a tenant of 100,000 memories stays small. A
+// store that can scroll without vectors (store.MetaScroller) is read so,
+// and the changed memories' vectors are read afterwards, one by one.
 func (r *run) load(ctx context.Context) error {
-	err := r.c.store.Scroll(ctx, r.tenant, store.Filter{IncludeArchived: true, IncludeSuperseded: true}, func(m memory.Memory) error {
-		changed := r.changed(&m)
-		if !changed {
+	all := store.Filter{IncludeArchived: true, IncludeSuperseded: true}
+	ms, meta := r.c.store.(store.MetaScroller)
+	scroll := r.c.store.Scroll
+	if meta {
+		scroll = ms.ScrollMeta
+	}
+	var changed []*memory.Memory
+	err := scroll(ctx, r.tenant, all, func(m memory.Memory) error {
+		if !r.changed(&m) {
 			m.Vector = nil
+		} else if m.Epoch == 0 {
+			changed = append(changed, &m)
 		}
 		r.mems[m.ID] = &m
-		if changed && m.Epoch == 0 {
-			r.touch(&m) // stamped, so it is compared once, not every epoch
-		}
 		r.order = append(r.order, &m)
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("read memories of %s: %w", r.tenant, err)
 	}
+	if meta {
+		if err := r.loadVectors(ctx); err != nil {
+			return err
+		}
+	}
+	for _, m := range changed {
+		r.touch(m) // stamped, so it is compared once, not every epoch
+	}
 	slices.SortFunc(r.order, func(a, b *memory.Memory) int { return strings.Compare(a.ID, b.ID) })
 	r.stats.Memories = len(r.order)
+	return nil
+}
+
+// loadVectors reads the vectors of the loaded memories this epoch
+// changes. One deleted since the scroll keeps none, as a scroll that came
+// later would not have seen it.
+func (r *run) loadVectors(ctx context.Context) error {
+	for _, m := range r.order {
+		if !r.changed(m) {
+			continue
+		}
+		stored, err := r.c.store.Get(ctx, r.tenant, m.ID)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("read the vector of %s in %s: %w", m.ID, r.tenant, err)
+		}
+		m.Vector = stored.Vector
+	}
 	return nil
 }
 
