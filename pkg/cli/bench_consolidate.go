@@ -63,9 +63,11 @@ type ConsolidateResult struct {
 	FillS        float64 `json:"fill_s"`
 	WarmupEpochs int     `json:"warmup_epochs"`
 	WarmupS      float64 `json:"warmup_s"`
-	// ScrollMs is one Scroll of the whole tenant, what every epoch starts
-	// with: the floor under an epoch that reads the tenant.
-	ScrollMs float64 `json:"scroll_ms"`
+	// ScrollMs is one Scroll of the whole tenant, ScrollMetaMs one without
+	// the vectors, which is how every epoch starts: the floor under an
+	// epoch that reads the tenant.
+	ScrollMs     float64 `json:"scroll_ms"`
+	ScrollMetaMs float64 `json:"scroll_meta_ms"`
 	// RecordBytes is the store's mean encoded record (what each written
 	// record adds to its log); Compactions the store compactions during
 	// the timed epochs, which the written records set off.
@@ -90,9 +92,11 @@ type ConsolidateEpoch struct {
 	JournalOps      int            `json:"journal_ops"`
 	JournalOpsPhase map[string]int `json:"journal_ops_by_phase"`
 	JournalBytes    int64          `json:"journal_bytes"`
-	// WrittenRecords are the records the epoch wrote to the store (whole
-	// records: a payload update logs the memory with its vector).
+	// WrittenRecords are the records the epoch wrote to the store;
+	// LogBytes what the store appended to its log for them (a payload
+	// update logs the memory without its vector).
 	WrittenRecords   int            `json:"written_records"`
+	LogBytes         uint64         `json:"log_bytes"`
 	UsageRecords     int            `json:"usage_records"`
 	UsageByComponent map[string]int `json:"usage_by_component,omitempty"`
 }
@@ -170,14 +174,14 @@ func newBenchConsolidateCmd() *cobra.Command {
 
 func printConsolidate(w io.Writer, res ConsolidateResult) {
 	fmt.Fprintf(w, "tenant            %d memories (%d active), %d changed per epoch\n", res.Memories, res.Active, res.Changed)
-	fmt.Fprintf(w, "setup             fill %.1f s, %d untimed epochs in %.1f s; one scroll of the tenant %.0f ms\n",
-		res.FillS, res.WarmupEpochs, res.WarmupS, res.ScrollMs)
+	fmt.Fprintf(w, "setup             fill %.1f s, %d untimed epochs in %.1f s; one scroll of the tenant %.0f ms, %.0f ms without vectors\n",
+		res.FillS, res.WarmupEpochs, res.WarmupS, res.ScrollMs, res.ScrollMetaMs)
 	fmt.Fprintf(w, "epoch             p50 %.0f ms, p99 %.0f ms, mean %.0f ms over %d epochs\n", res.P50Ms, res.P99Ms, res.MeanMs, res.Epochs)
 	for i, e := range res.PerEpoch {
 		ev := e.Event
-		fmt.Fprintf(w, "  epoch %d         %.0f ms: decayed %d, promoted %d, triaged %d, core %d, rejected %d, superseded %d, merged %d, archived %d, llm calls %d, %d ops (%d bytes), %d records written\n",
+		fmt.Fprintf(w, "  epoch %d         %.0f ms: decayed %d, promoted %d, triaged %d, core %d, rejected %d, superseded %d, merged %d, archived %d, llm calls %d, %d ops (%d bytes), %d records written (%d log bytes)\n",
 			i+1, e.Ms, ev.Decayed, ev.Promoted, ev.Triaged, ev.Core, ev.Rejected, ev.Superseded, ev.Merged, ev.Archived, ev.LLMCalls,
-			e.JournalOps, e.JournalBytes, e.WrittenRecords)
+			e.JournalOps, e.JournalBytes, e.WrittenRecords, e.LogBytes)
 	}
 	fmt.Fprintf(w, "store             %.0f bytes per record, %d compactions during the timed epochs\n", res.RecordBytes, res.Compactions)
 	fmt.Fprintf(w, "llm               %s (level %s): %d calls, at most %d per epoch, %d usage records\n",
@@ -268,7 +272,7 @@ func BenchConsolidate(ctx context.Context, opt ConsolidateOptions) (ConsolidateR
 	}
 	defer closeLLM()
 	opts = append(opts, llmOpts...)
-	written := &countingStore{Store: st}
+	written := &countingStore{metaStore: st}
 	cons, err := startConsolidator(ctx, cfg, written, b, clock, log, opts...)
 	if err != nil {
 		return res, err
@@ -298,6 +302,7 @@ func BenchConsolidate(ctx context.Context, opt ConsolidateOptions) (ConsolidateR
 		_, _ = counter.take()
 		journal.take()
 		written.take()
+		appended := st.Stats().AppendedBytes
 		begin := time.Now()
 		ev, err := cons.Epoch(ctx, consolidateTenant, fmt.Sprintf("bench-%d", e+1), nil)
 		d := time.Since(begin)
@@ -309,6 +314,7 @@ func BenchConsolidate(ctx context.Context, opt ConsolidateOptions) (ConsolidateR
 		pe.JournalOps, pe.JournalOpsPhase, pe.JournalBytes = journal.take()
 		pe.UsageRecords, pe.UsageByComponent = counter.take()
 		pe.WrittenRecords = written.take()
+		pe.LogBytes = st.Stats().AppendedBytes - appended
 		res.PerEpoch = append(res.PerEpoch, pe)
 		res.LLMCalls += ev.LLMCalls
 		res.LLMCallsMaxPerEpoch = max(res.LLMCallsMaxPerEpoch, ev.LLMCalls)
@@ -334,7 +340,7 @@ func BenchConsolidate(ctx context.Context, opt ConsolidateOptions) (ConsolidateR
 }
 
 // tenantFigures counts the tenant and times one full scroll of it.
-func tenantFigures(ctx context.Context, st store.Store, res *ConsolidateResult) error {
+func tenantFigures(ctx context.Context, st metaStore, res *ConsolidateResult) error {
 	all := store.Filter{IncludeArchived: true, IncludeSuperseded: true}
 	begin := time.Now()
 	n := 0
@@ -342,6 +348,11 @@ func tenantFigures(ctx context.Context, st store.Store, res *ConsolidateResult) 
 		return fmt.Errorf("scroll the tenant: %w", err)
 	}
 	res.ScrollMs, res.Memories = ms(time.Since(begin)), n
+	begin = time.Now()
+	if err := st.ScrollMeta(ctx, consolidateTenant, all, func(memory.Memory) error { return nil }); err != nil {
+		return fmt.Errorf("scroll the tenant without vectors: %w", err)
+	}
+	res.ScrollMetaMs = ms(time.Since(begin))
 	active, err := st.Count(ctx, consolidateTenant, store.Filter{})
 	if err != nil {
 		return fmt.Errorf("count active memories: %w", err)

@@ -65,11 +65,18 @@ type byteCounter int64
 
 func (b *byteCounter) Write(p []byte) (int, error) { *b += byteCounter(len(p)); return len(p), nil }
 
-// countingStore counts the records written through it.
+// countingStore counts the records written through it. It passes the
+// store's scroll without vectors through, which an epoch reads the tenant
+// by.
 type countingStore struct {
-	store.Store
+	metaStore
 	mu      sync.Mutex
 	records int
+}
+
+type metaStore interface {
+	store.Store
+	store.MetaScroller
 }
 
 func (c *countingStore) add(n int) { c.mu.Lock(); c.records += n; c.mu.Unlock() }
@@ -83,7 +90,7 @@ func (c *countingStore) take() int {
 }
 
 func (c *countingStore) Upsert(ctx context.Context, mems []memory.Memory) error {
-	err := c.Store.Upsert(ctx, mems)
+	err := c.metaStore.Upsert(ctx, mems)
 	if err == nil {
 		c.add(len(mems))
 	}
@@ -91,7 +98,7 @@ func (c *countingStore) Upsert(ctx context.Context, mems []memory.Memory) error 
 }
 
 func (c *countingStore) UpdatePayload(ctx context.Context, tenant string, mems []memory.Memory) error {
-	err := c.Store.UpdatePayload(ctx, tenant, mems)
+	err := c.metaStore.UpdatePayload(ctx, tenant, mems)
 	if err == nil {
 		c.add(len(mems))
 	}

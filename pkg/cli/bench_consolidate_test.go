@@ -34,7 +34,7 @@ func TestBenchConsolidateCommand(t *testing.T) {
 	if a := positive(t, res, "active_memories"); a > 2100 {
 		t.Errorf("active_memories = %v, over the tenant's size", a)
 	}
-	for _, k := range []string{"p50_ms", "p99_ms", "mean_ms", "max_ms", "warmup_epochs", "rss_mb", "scroll_ms", "record_bytes"} {
+	for _, k := range []string{"p50_ms", "p99_ms", "mean_ms", "max_ms", "warmup_epochs", "rss_mb", "scroll_ms", "scroll_meta_ms", "record_bytes"} {
 		positive(t, res, k)
 	}
 	if res["p99_ms"].(float64) < res["p50_ms"].(float64) {
@@ -55,6 +55,11 @@ func TestBenchConsolidateCommand(t *testing.T) {
 		// has work, and the epoch writes every memory it changed.
 		if w, d := positive(t, e, "written_records"), positive(t, e, "event", "decayed"); w < d {
 			t.Errorf("epoch %d wrote %v records, fewer than the %v memories it decayed", i+1, w, d)
+		}
+		// Payload updates log the memories without their vectors, most
+		// of a whole record.
+		if lb, w := positive(t, e, "log_bytes"), e["written_records"].(float64); lb > w*res["record_bytes"].(float64)/2 {
+			t.Errorf("epoch %d logged %v bytes for %v records of %v bytes: vectors written again?", i+1, lb, w, res["record_bytes"])
 		}
 		if got, want := e["event"].(map[string]any)["memories"], 2000.0+50*float64(i+1); got != want {
 			t.Errorf("epoch %d: event memories = %v, want %v", i+1, got, want)
