@@ -2,6 +2,7 @@ package local
 
 import (
 	"errors"
+	"maps"
 	"math"
 	"runtime"
 	"slices"
@@ -225,6 +226,61 @@ func TestScrollPagesAndReentry(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("scroll over %d memories returned %d, or out of order", n, len(got))
+	}
+}
+
+// TestScrollWhileDeletesMoveRows deletes memories of later pages from the
+// callback, which moves the last rows into their places, and puts one
+// back: each page must return the memories it still holds, in id order,
+// each with its own record.
+func TestScrollWhileDeletesMoveRows(t *testing.T) {
+	for _, meta := range []bool{false, true} {
+		s := openT(t, t.TempDir())
+		n := 3*scrollPage + 40
+		byID := map[string]memory.Memory{}
+		var batch []memory.Memory
+		for i := range n {
+			m := testMemory("a", i, seededVector(uint64(i), 4))
+			batch = append(batch, m)
+			byID[m.ID] = m
+		}
+		if err := s.Upsert(t.Context(), batch); err != nil {
+			t.Fatal(err)
+		}
+		ids := slices.Sorted(maps.Keys(byID))
+		// Every third id of the last two pages goes, after the first page;
+		// the first of them comes back.
+		var gone []string
+		for k := n - 2*scrollPage; k < n; k += 3 {
+			gone = append(gone, ids[k])
+		}
+		var got []string
+		fn := func(m memory.Memory) error {
+			want := byID[m.ID]
+			if m.Content != want.Content || (len(m.Vector) > 0) == meta {
+				t.Fatalf("scroll returned %s with content %q and %d dims, want %q and vectors: %v", m.ID, m.Content, len(m.Vector), want.Content, !meta)
+			}
+			got = append(got, m.ID)
+			if len(got) == scrollPage {
+				if err := s.Delete(t.Context(), "a", gone...); err != nil {
+					return err
+				}
+				return s.Upsert(t.Context(), []memory.Memory{byID[gone[0]]})
+			}
+			return nil
+		}
+		scroll := s.Scroll
+		if meta {
+			scroll = s.ScrollMeta
+		}
+		if err := scroll(t.Context(), "a", store.Filter{}, fn); err != nil {
+			t.Fatal(err)
+		}
+		want := slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return slices.Contains(gone[1:], id) })
+		if !slices.Equal(got, want) {
+			t.Fatalf("scroll (without vectors: %v) returned %d memories, want %d in id order", meta, len(got), len(want))
+		}
+		closeT(t, s)
 	}
 }
 

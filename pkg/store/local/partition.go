@@ -140,8 +140,8 @@ func (p *partition) setPayload(i int, m memory.Memory, recSize int) int {
 	}
 	size := recSize + vectorPartLen(dim)
 	delta := size - p.sizes[i]
+	p.cols.update(i, &p.recs[i], &m)
 	p.recs[i], p.sizes[i] = m, size
-	p.cols.set(i, &p.recs[i])
 	return delta
 }
 

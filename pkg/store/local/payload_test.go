@@ -419,3 +419,45 @@ func hitIDsOf(hits []store.Hit) []string {
 	}
 	return ids
 }
+
+// TestUpdatePayloadMovesFilterColumns changes the values filters test
+// through payload updates: counts by them follow, before and after a
+// restart.
+func TestUpdatePayloadMovesFilterColumns(t *testing.T) {
+	dir := t.TempDir()
+	s := openT(t, dir)
+	orig := payloadFixture(t, s, 20)
+	var upd []memory.Memory
+	for i, m := range orig {
+		if i%2 == 0 {
+			m.Vector = nil
+			m.Namespace, m.Layer, m.Subject = "moved", memory.LayerCore, "someone"
+			upd = append(upd, m)
+		}
+	}
+	if err := s.UpdatePayload(t.Context(), "a", upd); err != nil {
+		t.Fatal(err)
+	}
+	check := func(stage string) {
+		t.Helper()
+		for _, tc := range []struct {
+			f    store.Filter
+			want int
+		}{
+			{store.Filter{Namespaces: []string{"moved"}}, 10},
+			{store.Filter{Namespaces: []string{memory.DefaultNamespace}}, 10},
+			{store.Filter{Layers: []memory.Layer{memory.LayerCore}}, 10},
+			{store.Filter{Layers: []memory.Layer{memory.LayerBuffer}}, 10},
+			{store.Filter{Subjects: []string{"someone"}, Namespaces: []string{"moved"}}, 10},
+		} {
+			if n, err := s.Count(t.Context(), "a", tc.f); err != nil || n != tc.want {
+				t.Errorf("%s: count by %+v = %d (%v), want %d", stage, tc.f, n, err, tc.want)
+			}
+		}
+	}
+	check("after payload updates")
+	closeT(t, s)
+	s = openT(t, dir)
+	defer closeT(t, s)
+	check("after a restart")
+}

@@ -3,7 +3,9 @@ package local
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/store"
@@ -53,14 +55,14 @@ func (s *Store) scroll(ctx context.Context, tenant string, f store.Filter, withV
 	}
 	p.mu.RLock()
 	rf, ok := p.compileFilter(&f)
-	var ids []string
+	var ids []idRow
 	for i := range p.recs {
 		if ok && p.match(&rf, i) {
-			ids = append(ids, p.recs[i].ID)
+			ids = append(ids, idRow{p.recs[i].ID, i})
 		}
 	}
 	p.mu.RUnlock()
-	sort.Strings(ids)
+	slices.SortFunc(ids, func(a, b idRow) int { return strings.Compare(a.id, b.id) })
 
 	page := make([]memory.Memory, 0, scrollPage)
 	for len(ids) > 0 {
@@ -72,8 +74,8 @@ func (s *Store) scroll(ctx context.Context, tenant string, f store.Filter, withV
 		p.mu.RLock()
 		// Compiled again: values the page's memories now hold may be new.
 		rf, ok := p.compileFilter(&f)
-		for _, id := range ids[:n] {
-			if i, found := p.ids[id]; ok && found && p.match(&rf, i) {
+		for _, ir := range ids[:n] {
+			if i, found := p.rowOf(ir); ok && found && p.match(&rf, i) {
 				if withVectors {
 					page = append(page, p.memoryAt(i))
 				} else {
@@ -90,6 +92,23 @@ func (s *Store) scroll(ctx context.Context, tenant string, f store.Filter, withV
 		}
 	}
 	return nil
+}
+
+// idRow is a memory's id and the row it had when a scroll listed it.
+type idRow struct {
+	id  string
+	row int
+}
+
+// rowOf returns the memory's row now: the one it had unless a delete
+// moved it (rows move only then), else the one its id maps to. The caller
+// holds p.mu.
+func (p *partition) rowOf(ir idRow) (int, bool) {
+	if ir.row < len(p.recs) && p.recs[ir.row].ID == ir.id {
+		return ir.row, true
+	}
+	i, ok := p.ids[ir.id]
+	return i, ok
 }
 
 // Count returns how many of the tenant's memories match f.
