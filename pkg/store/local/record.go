@@ -18,8 +18,9 @@ const (
 	opEnd        byte = 3 // a snapshot's last frame, carrying its record count
 	opUpsert     byte = 4
 	// opPayload is an UpdatePayload batch: each record is the memory
-	// without a vector, which keeps the one stored. Only logs hold it;
-	// snapshots write whole records. Logs written before it never do.
+	// without a vector, which keeps the one stored. Only logs hold it
+	// (snapshots write whole records); a build older than it refuses to
+	// open a log that does, rather than skip acknowledged writes.
 	opPayload byte = 5
 )
 
