@@ -92,6 +92,12 @@ func (f *faultStore) UpdatePayload(ctx context.Context, tenant string, ms []memo
 	return f.Store.UpdatePayload(ctx, tenant, ms)
 }
 
+// ScrollMeta forwards the local engine's scroll without vectors, so the
+// epochs of these tests take the path production takes.
+func (f *faultStore) ScrollMeta(ctx context.Context, tenant string, flt store.Filter, fn func(memory.Memory) error) error {
+	return f.Store.(store.MetaScroller).ScrollMeta(ctx, tenant, flt, fn)
+}
+
 type fixture struct {
 	c       *Consolidator
 	st      *faultStore
