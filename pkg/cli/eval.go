@@ -62,21 +62,25 @@ can fill the k results).`,
 		if err := ecfg.Validate(); err != nil {
 			return err
 		}
-		// Progress records: text on a terminal, JSON lines otherwise (as before).
-		progress, err := telemetry.NewFormatLogger(cmd.ErrOrStderr(), "info", acfg.LogFormat, isTerminal(cmd.ErrOrStderr()))
+		// Warnings only (skipped or missing turns): progress is a bar per
+		// stage on a terminal, and nothing in pipes and CI.
+		warnings, err := telemetry.NewFormatLogger(cmd.ErrOrStderr(), "warn", acfg.LogFormat, isTerminal(cmd.ErrOrStderr()))
 		if err != nil {
 			return err
 		}
+		bars := &stageBars{w: cmd.ErrOrStderr(), names: evalStageNames}
+		ecfg.Progress = bars.report
 		ctx := cmd.Context()
 		var rep *eval.Report
 		if ecfg.URL != "" {
-			rep, err = eval.LoCoMo(ctx, ecfg, ecfg.URL, progress)
+			rep, err = eval.LoCoMo(ctx, ecfg, ecfg.URL, warnings)
 		} else {
 			if !fs.Changed("recall-per-domain") {
 				acfg.Recall.PerDomain = ecfg.K
 			}
-			rep, err = evalInProcess(ctx, ecfg, acfg, progress)
+			rep, err = evalInProcess(ctx, ecfg, acfg, warnings)
 		}
+		bars.end()
 		if err != nil {
 			return err
 		}
@@ -86,6 +90,13 @@ can fill the k results).`,
 		return rep.WriteTable(cmd.OutOrStdout())
 	}
 	return cmd
+}
+
+// evalStageNames label the bars of an evaluation's stages.
+var evalStageNames = map[string][2]string{
+	eval.StageIngest:    {"posting turns", "turns"},
+	eval.StageStored:    {"waiting for stored turns", "turns"},
+	eval.StageQuestions: {"asking questions", "questions"},
 }
 
 // evalInProcess runs the evaluation against a Recollect started in this

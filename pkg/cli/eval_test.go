@@ -5,12 +5,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/recollect-dev/recollect/pkg/client/clienttest"
 	"github.com/recollect-dev/recollect/pkg/eval"
 )
 
@@ -52,8 +53,8 @@ func writeJSONFile(t *testing.T, path string, v any) {
 	}
 }
 
-func TestEvalLoCoMoCommand(t *testing.T) {
-	dir := t.TempDir()
+// writeTinyLoCoMo writes two short conversations with their questions.
+func writeTinyLoCoMo(t *testing.T, dir string) string {
 	data := filepath.Join(dir, "tiny-locomo.json")
 	writeJSONFile(t, data, []any{
 		evalSample("conv-26", "Ann", "Bob",
@@ -92,6 +93,12 @@ func TestEvalLoCoMoCommand(t *testing.T) {
 				{"What is Dan's favourite song?", "", []string{"D9:9"}, 4}, // evidence names no turn
 			}),
 	})
+	return data
+}
+
+func TestEvalLoCoMoCommand(t *testing.T) {
+	dir := t.TempDir()
+	data := writeTinyLoCoMo(t, dir)
 	writeJSONFile(t, filepath.Join(dir, "locomo10_audit_errors.json"), []eval.AuditEntry{
 		{QuestionID: "locomo_0_qa3", Question: "What business did Ann open after quitting the bank?", Category: 4,
 			ErrorType: "WRONG_CITATION", CitedEvidence: []string{"D2:1"}, CorrectEvidence: []string{"D2:1"}},
@@ -103,12 +110,15 @@ func TestEvalLoCoMoCommand(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	root := NewRoot()
-	var out bytes.Buffer
+	var out, stderr bytes.Buffer
 	root.SetOut(&out)
-	root.SetErr(io.Discard)
+	root.SetErr(&stderr)
 	root.SetArgs([]string{"eval", "locomo", "--data", data, "--json", "--out", perQuestion, "--settle", "30s", "--data-dir", filepath.Join(dir, "server")})
 	if err := root.ExecuteContext(ctx); err != nil {
 		t.Fatal(err)
+	}
+	if stderr.Len() != 0 { // a pipe: the report on stdout, no progress
+		t.Fatalf("eval in a pipe wrote to stderr: %q", stderr.String())
 	}
 	var rep eval.Report
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
@@ -171,5 +181,33 @@ func TestEvalLoCoMoCommand(t *testing.T) {
 	}
 	if lines != 6 {
 		t.Fatalf("%d per-question lines, want 6", lines)
+	}
+}
+
+// TestEvalProgressOnTerminal: with stderr a terminal, each stage draws its
+// bar there, finished, and stdout holds the report alone.
+func TestEvalProgressOnTerminal(t *testing.T) {
+	a := clienttest.Start(t)
+	data := writeTinyLoCoMo(t, t.TempDir())
+	stderr := &syncBuffer{}
+	asTerminal(t, stderr)
+	root := NewRoot()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(stderr)
+	root.SetArgs([]string{"eval", "locomo", "--url", a.Web().URL(), "--data", data, "--samples", "conv-30", "--audit", "none", "--settle", "30s"})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := root.ExecuteContext(ctx); err != nil {
+		t.Fatal(err)
+	}
+	e := stderr.String()
+	for _, want := range []string{"posting turns 100% |", "(4/4", "waiting for stored turns 100% |", "asking questions 100% |", "(3/3"} {
+		if !strings.Contains(e, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, e)
+		}
+	}
+	if strings.Contains(out.String(), "turns 100%") || !strings.Contains(out.String(), "recall_any@10") {
+		t.Fatalf("stdout %q", out.String())
 	}
 }

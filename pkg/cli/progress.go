@@ -45,11 +45,32 @@ func (p *progress) Add(n int) {
 	}
 }
 
+// Set moves the bar to n units done.
+func (p *progress) Set(n int) {
+	if p.bar != nil {
+		_ = p.bar.Set(n)
+	}
+}
+
 // Finish draws the bar complete and ends its line.
 func (p *progress) Finish() {
 	if p.bar != nil {
 		_ = p.bar.Finish()
 	}
+}
+
+// End ends the bar's line: complete when every unit is done (or the total
+// is unknown), left where it stopped otherwise (an error, a run that gave
+// up), so that it never shows work as done that was not.
+func (p *progress) End() {
+	if p.bar == nil {
+		return
+	}
+	if st := p.bar.State(); st.Max < 0 || st.CurrentNum >= st.Max {
+		_ = p.bar.Finish()
+		return
+	}
+	_ = p.bar.Exit()
 }
 
 // Reader counts the bytes read from r.

@@ -43,8 +43,14 @@ func (r *runner) ask(ctx context.Context) (err error) {
 	}
 	all, clean, corrected := newTally(), newTally(), newTally()
 	var lat []time.Duration
+	total, asked := 0, 0
+	for _, c := range r.convs {
+		total += len(c.sample.QA)
+	}
 	for _, c := range r.convs {
 		for _, qa := range c.sample.QA {
+			r.cfg.progress(StageQuestions, asked, total) // those before this one are done
+			asked++
 			if qa.Category == AdversarialCategory {
 				r.report.Skipped.Adversarial++
 				continue
@@ -90,8 +96,8 @@ func (r *runner) ask(ctx context.Context) (err error) {
 				}
 			}
 		}
-		r.log.Info("recalled", "tenant", c.tenant, "questions", len(c.sample.QA))
 	}
+	r.cfg.progress(StageQuestions, asked, total)
 	r.report.Summary = all.summary()
 	if r.audit != nil {
 		wo, co := clean.summary(), corrected.summary()

@@ -25,6 +25,25 @@ type Config struct {
 	Settle       time.Duration
 	Samples      []string
 	Out          string
+	// Progress, when set, is told how far each stage has come: StageIngest
+	// (turns posted), StageStored (turns seen in a memory) and
+	// StageQuestions (questions asked or skipped), done of total, from 0.
+	// It replaces progress log records: a run logs only warnings.
+	Progress func(stage string, done, total int)
+}
+
+// The stages of a run, in order, as Config.Progress names them.
+const (
+	StageIngest    = "ingest"
+	StageStored    = "stored"
+	StageQuestions = "questions"
+)
+
+// progress tells cfg.Progress, if any.
+func (c *Config) progress(stage string, done, total int) {
+	if c.Progress != nil {
+		c.Progress(stage, done, total)
+	}
 }
 
 // RegisterFlags adds the evaluation flags.

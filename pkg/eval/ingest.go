@@ -48,15 +48,23 @@ func (r *runner) events(c *conversation) []memory.Event {
 }
 
 func (r *runner) ingest(ctx context.Context) error {
-	for _, c := range r.convs {
-		evs := r.events(c)
-		r.report.Turns += len(evs)
+	all := make([][]memory.Event, len(r.convs))
+	for i, c := range r.convs {
+		all[i] = r.events(c)
+		r.report.Turns += len(all[i])
+	}
+	posted := 0
+	r.cfg.progress(StageIngest, 0, r.report.Turns)
+	for i, c := range r.convs {
+		evs := all[i]
 		for start := 0; start < len(evs); start += memory.MaxEventsBatch {
-			if err := r.client.postEvents(ctx, evs[start:min(len(evs), start+memory.MaxEventsBatch)]); err != nil {
+			batch := evs[start:min(len(evs), start+memory.MaxEventsBatch)]
+			if err := r.client.postEvents(ctx, batch); err != nil {
 				return fmt.Errorf("ingest %s: %w", c.sample.ID, err)
 			}
+			posted += len(batch)
+			r.cfg.progress(StageIngest, posted, r.report.Turns)
 		}
-		r.log.Info("ingested", "tenant", c.tenant, "turns", len(evs))
 	}
 	return nil
 }
@@ -67,7 +75,8 @@ func (r *runner) ingest(ctx context.Context) error {
 // after WaitTimeout.
 func (r *runner) waitStored(ctx context.Context) error {
 	deadline := time.Now().Add(r.cfg.WaitTimeout)
-	lastProgress, last, logged := time.Now(), -1, time.Time{}
+	lastProgress, last := time.Now(), -1
+	r.cfg.progress(StageStored, 0, r.report.Turns)
 	for {
 		covered := 0
 		for _, c := range r.convs {
@@ -80,10 +89,7 @@ func (r *runner) waitStored(ctx context.Context) error {
 		}
 		if covered != last {
 			last, lastProgress = covered, time.Now()
-			if time.Since(logged) >= 5*time.Second || covered == r.report.Turns {
-				logged = time.Now()
-				r.log.Info("stored", "turns", covered, "of", r.report.Turns)
-			}
+			r.cfg.progress(StageStored, covered, r.report.Turns)
 		}
 		done := covered == r.report.Turns
 		if !done && time.Since(lastProgress) > r.cfg.Settle {
