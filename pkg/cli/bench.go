@@ -8,6 +8,10 @@ func newBenchCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bench",
 		Short: "Measure Recollect on this machine",
+		// The long phases draw bars on stderr when it is a terminal.
+		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
+			cmd.SetContext(withProgress(cmd.Context(), cmd.ErrOrStderr()))
+		},
 	}
 	cmd.AddCommand(newBenchIngestCmd())
 	cmd.AddCommand(newBenchExtractCmd())

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -12,12 +13,16 @@ import (
 func runBench(t *testing.T, args ...string) map[string]any {
 	t.Helper()
 	cmd := newBenchCmd()
-	var out bytes.Buffer
+	var out, stderr bytes.Buffer
 	cmd.SetOut(&out)
+	cmd.SetErr(&stderr)
 	cmd.SetArgs(append(args, "--json"))
 	cmd.SetContext(t.Context())
 	if err := cmd.Execute(); err != nil {
 		t.Fatalf("bench %v: %v", args, err)
+	}
+	if stderr.Len() != 0 { // a pipe: no progress
+		t.Fatalf("bench %v in a pipe wrote to stderr: %q", args, stderr.String())
 	}
 	var res map[string]any
 	dec := json.NewDecoder(&out)
@@ -183,5 +188,50 @@ func TestBenchExtractCommand(t *testing.T) {
 	}
 	if llm, ok := res["llm"].([]any); !ok || len(llm) != 1 {
 		t.Errorf("llm = %v, want one model delay", res["llm"])
+	}
+}
+
+// TestBenchProgressOnTerminal runs every benchmark, small, with stderr a
+// terminal: each long phase draws its bar there, finished, and stdout holds
+// the result alone.
+func TestBenchProgressOnTerminal(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		bars []string
+	}{
+		{[]string{"embed", "--batch", "4", "--batches", "2", "--queries", "3"},
+			[]string{"cores 100% |", "(2/2", "embedding queries 100% |", "(3/3"}},
+		{[]string{"store", "--memories", "300", "--queries", "4", "--recall-queries", "1", "--dir", t.TempDir()},
+			[]string{"filling the store 100% |", "(300/300", "timing searches 100% |", "(4/4"}},
+		{[]string{"recall", "--memories", "100", "--queries", "6", "--concurrency", "2", "--single-queries", "2", "--learn-waits", "2"},
+			[]string{"filling the store 100% |", "recalls from 1 clients 100% |", "(2/2", "recalls from 2 clients 100% |", "(6/6", "learns with wait 100% |"}},
+		{[]string{"ingest", "--events", "40", "--batch", "10", "--clients", "2"},
+			[]string{"posting events 100% |", "(40/40"}},
+		{[]string{"extract", "--conversations", "5", "--turns", "2", "--handled", "7", "--extractions", "2", "--model-delay", "0s"},
+			[]string{"handling turns 100% |", "(7/7", "llm extractions, model 0s 100% |", "(7/7"}},
+		{[]string{"consolidate", "--memories", "300", "--changed", "5", "--epochs", "2", "--data-dir", t.TempDir()},
+			[]string{"filling the tenant 100% |", "(300/300", "untimed epochs", "timed epochs 100% |", "(2/2"}},
+	} {
+		t.Run(tc.args[0], func(t *testing.T) {
+			stderr := &syncBuffer{}
+			asTerminal(t, stderr)
+			cmd := newBenchCmd()
+			var out bytes.Buffer
+			cmd.SetOut(&out)
+			cmd.SetErr(stderr)
+			cmd.SetArgs(append(tc.args, "--json"))
+			cmd.SetContext(t.Context())
+			if err := cmd.Execute(); err != nil {
+				t.Fatalf("bench %v: %v", tc.args, err)
+			}
+			for _, want := range tc.bars {
+				if !strings.Contains(stderr.String(), want) {
+					t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+				}
+			}
+			if !json.Valid(out.Bytes()) {
+				t.Errorf("stdout is not the result alone: %q", out.String())
+			}
+		})
 	}
 }

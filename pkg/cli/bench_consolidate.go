@@ -234,7 +234,7 @@ func BenchConsolidate(ctx context.Context, opt ConsolidateOptions) (ConsolidateR
 		LLMLevel: string(llm.LevelOff), Vectors: consolidateVectors, Note: consolidateNote,
 		GOMAXPROCS: runtime.GOMAXPROCS(0), CPUs: runtime.NumCPU()}
 	begin := time.Now()
-	if err := upsertGenerated(ctx, st, opt.Memories, c.existing); err != nil {
+	if err := upsertGenerated(ctx, st, opt.Memories, c.existing, phaseProgress(ctx, opt.Memories, "filling the tenant", "memories")); err != nil {
 		return res, err
 	}
 	res.FillS = time.Since(begin).Seconds()
@@ -245,6 +245,7 @@ func BenchConsolidate(ctx context.Context, opt ConsolidateOptions) (ConsolidateR
 		return res, err
 	}
 	begin = time.Now()
+	warmBar := phaseProgress(ctx, -1, "untimed epochs", "epochs")
 	for res.WarmupEpochs < opt.MaxWarmup {
 		clock.add(opt.Interval)
 		res.WarmupEpochs++
@@ -253,10 +254,12 @@ func BenchConsolidate(ctx context.Context, opt ConsolidateOptions) (ConsolidateR
 			_ = warm.Stop(ctx)
 			return res, fmt.Errorf("untimed epoch %d: %w", res.WarmupEpochs, err)
 		}
+		warmBar.Add(1)
 		if ev.Archived == 0 {
 			break
 		}
 	}
+	warmBar.End()
 	res.WarmupS = time.Since(begin).Seconds()
 	if err := warm.Stop(ctx); err != nil {
 		return res, err
@@ -290,12 +293,14 @@ func BenchConsolidate(ctx context.Context, opt ConsolidateOptions) (ConsolidateR
 	}
 	var took []time.Duration
 	var total time.Duration
+	bar := phaseProgress(ctx, opt.Epochs, "timed epochs", "epochs")
+	defer bar.End()
 	for e := range opt.Epochs {
 		last := clock.now() // the previous epoch's start
 		step := opt.Interval / time.Duration(2*max(opt.Changed, 1))
 		if err := upsertGenerated(ctx, st, opt.Changed, func(j int) memory.Memory {
 			return c.changed(opt.Memories, e, j, last.Add(time.Duration(j+1)*step))
-		}); err != nil {
+		}, &progress{}); err != nil {
 			return res, err
 		}
 		clock.add(opt.Interval)
@@ -325,6 +330,7 @@ func BenchConsolidate(ctx context.Context, opt ConsolidateOptions) (ConsolidateR
 			}
 			res.UsageByComponent[k] += n
 		}
+		bar.Add(1)
 	}
 	res.LoadAvgAfter = loadAverage()
 	stats := st.Stats()
@@ -423,8 +429,9 @@ func startConsolidator(ctx context.Context, cfg consolidate.Config, st store.Sto
 }
 
 // upsertGenerated writes memories gen(0..n-1) in batches, generating each
-// batch just before writing it.
-func upsertGenerated(ctx context.Context, st store.Store, n int, gen func(int) memory.Memory) error {
+// batch just before writing it, and counts them on bar, which it ends.
+func upsertGenerated(ctx context.Context, st store.Store, n int, gen func(int) memory.Memory, bar *progress) error {
+	defer bar.End()
 	batch := make([]memory.Memory, 0, storeUpsertBatch)
 	for start := 0; start < n; start += storeUpsertBatch {
 		batch = batch[:0]
@@ -434,6 +441,7 @@ func upsertGenerated(ctx context.Context, st store.Store, n int, gen func(int) m
 		if err := st.Upsert(ctx, batch); err != nil {
 			return fmt.Errorf("upsert memories %d..%d: %w", start, start+len(batch)-1, err)
 		}
+		bar.Add(len(batch))
 	}
 	return nil
 }

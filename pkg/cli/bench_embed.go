@@ -126,11 +126,14 @@ func BenchEmbed(ctx context.Context, batch, batches, queries int) (EmbedResult, 
 		if _, err := m.Embed(ctx, texts); err != nil { // warm the workspaces
 			return 0, fmt.Errorf("embed warm-up batch: %w", err)
 		}
+		bar := phaseProgress(ctx, batches, fmt.Sprintf("embedding on %d cores", runtime.GOMAXPROCS(0)), "batches")
+		defer bar.End()
 		begin := time.Now()
 		for range batches {
 			if _, err := m.Embed(ctx, texts); err != nil {
 				return 0, fmt.Errorf("embed batch: %w", err)
 			}
+			bar.Add(1)
 		}
 		return float64(batch*batches) / time.Since(begin).Seconds(), nil
 	}
@@ -145,6 +148,7 @@ func BenchEmbed(ctx context.Context, batch, batches, queries int) (EmbedResult, 
 	}
 
 	lat := make([]time.Duration, queries)
+	bar := phaseProgress(ctx, queries, "embedding queries", "queries")
 	begin := time.Now()
 	for i := range lat {
 		q := []string{embedSentences[i%len(embedSentences)]}
@@ -153,7 +157,9 @@ func BenchEmbed(ctx context.Context, batch, batches, queries int) (EmbedResult, 
 			return EmbedResult{}, fmt.Errorf("embed query: %w", err)
 		}
 		lat[i] = time.Since(begin)
+		bar.Add(1)
 	}
+	bar.End()
 	res.QPS = float64(queries) / time.Since(begin).Seconds()
 	sortDurations(lat)
 	res.QueryMsP50, res.QueryMsP99 = percentile(lat, 50), percentile(lat, 99)

@@ -194,6 +194,8 @@ func benchHandle(ctx context.Context, n int, res *ExtractResult) error {
 	var firstErr error
 	var once sync.Once
 	var wg sync.WaitGroup
+	bar := phaseProgress(ctx, len(payloads), "handling turns", "turns")
+	defer bar.End()
 	start := time.Now()
 	for range cfg.Concurrency {
 		wg.Add(1)
@@ -209,6 +211,7 @@ func benchHandle(ctx context.Context, n int, res *ExtractResult) error {
 					once.Do(func() { firstErr = err })
 					return
 				}
+				bar.Add(1)
 			}
 		}()
 	}

@@ -134,6 +134,8 @@ func benchLLMOverhead(ctx context.Context, delay time.Duration, n int) (LLMOverh
 	}
 	lat := make([]time.Duration, 0, n)
 	facts := 0
+	bar := phaseProgress(ctx, n+5, fmt.Sprintf("llm extractions, model %s", delay), "extractions")
+	defer bar.End()
 	for i := range n + 5 { // the first few warm the connections up
 		e := memory.Event{ID: fmt.Sprintf("x-%d", i), Type: memory.EventCompaction, Tenant: "bench", SessionID: "s1",
 			Subject: "user-1", Messages: benchWindow}
@@ -143,6 +145,7 @@ func benchLLMOverhead(ctx context.Context, delay time.Duration, n int) (LLMOverh
 		if err != nil {
 			return LLMOverhead{}, fmt.Errorf("extraction %d: %w", i, err)
 		}
+		bar.Add(1)
 		if i < 5 {
 			continue
 		}

@@ -146,6 +146,7 @@ func BenchIngest(ctx context.Context, events, batch, clients int) (IngestResult,
 	var firstErr error
 	var once sync.Once
 	var wg sync.WaitGroup
+	bar := phaseProgress(ctx, len(bodies)*batch, "posting events", "events")
 	begin := time.Now()
 	for c := 0; c < clients; c++ {
 		wg.Add(1)
@@ -170,11 +171,13 @@ func BenchIngest(ctx context.Context, events, batch, clients int) (IngestResult,
 					return
 				}
 				lat[i] = time.Since(t0)
+				bar.Add(batch)
 			}
 		}()
 	}
 	wg.Wait()
 	httpTook := time.Since(begin)
+	bar.End()
 	if firstErr != nil {
 		return IngestResult{}, firstErr
 	}

@@ -26,6 +26,8 @@ const learnTimeout = "10s"
 // Contents are corpus texts no memory in the store has.
 func sendLearns(ctx context.Context, client *http.Client, url string, c *corpus, first, n int) (learnWaitStats, error) {
 	var st learnWaitStats
+	bar := phaseProgress(ctx, n, "learns with wait", "learns")
+	defer bar.End()
 	for i := range n {
 		body, err := json.Marshal(map[string]any{"tenant": c.tenant(first + i), "content": c.text(first + i), "domain": "general",
 			"wait": true, "timeout": learnTimeout})
@@ -43,6 +45,7 @@ func sendLearns(ctx context.Context, client *http.Client, url string, c *corpus,
 			st.merged++
 		}
 		st.latencies = append(st.latencies, d)
+		bar.Add(1)
 	}
 	sortDurations(st.latencies)
 	return st, nil

@@ -209,6 +209,8 @@ func BenchRecall(ctx context.Context, opt RecallOptions) (RecallResult, error) {
 // sorted latencies and the wall time.
 func sendRecalls(ctx context.Context, client *http.Client, url string, bodies [][]byte, clients int) ([]time.Duration, time.Duration, error) {
 	lat := make([]time.Duration, len(bodies))
+	bar := phaseProgress(ctx, len(bodies), fmt.Sprintf("recalls from %d clients", clients), "recalls")
+	defer bar.End()
 	var next atomic.Int64
 	var firstErr error
 	var once sync.Once
@@ -227,6 +229,7 @@ func sendRecalls(ctx context.Context, client *http.Client, url string, bodies []
 					return
 				}
 				lat[i] = d
+				bar.Add(1)
 			}
 		})
 	}

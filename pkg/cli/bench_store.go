@@ -194,6 +194,8 @@ func BenchStore(ctx context.Context, opt StoreOptions) (StoreResult, error) {
 func fillStore(ctx context.Context, s *local.Store, c *corpus, n int) (time.Duration, error) {
 	batch := make([]memory.Memory, 0, storeUpsertBatch)
 	var took time.Duration
+	bar := phaseProgress(ctx, n, "filling the store", "memories")
+	defer bar.End()
 	for start := 0; start < n; start += storeUpsertBatch {
 		batch = batch[:0]
 		for i := start; i < min(n, start+storeUpsertBatch); i++ {
@@ -204,6 +206,7 @@ func fillStore(ctx context.Context, s *local.Store, c *corpus, n int) (time.Dura
 			return 0, fmt.Errorf("upsert memories %d..%d: %w", start, start+len(batch)-1, err)
 		}
 		took += time.Since(begin)
+		bar.Add(len(batch))
 	}
 	return took, nil
 }
@@ -217,6 +220,8 @@ func timeSearches(ctx context.Context, s *local.Store, c *corpus, opt StoreOptio
 	text := make([]time.Duration, opt.Queries)
 	exact := make([]time.Duration, opt.Queries)
 	var hybridTook time.Duration
+	bar := phaseProgress(ctx, opt.Queries, "timing searches", "queries")
+	defer bar.End()
 	for q := range opt.Queries {
 		tenant := benchTenant(r.IntN(opt.Tenants))
 		vq := store.Query{Tenant: tenant, Vector: c.queryVector(q), K: opt.K}
@@ -252,6 +257,7 @@ func timeSearches(ctx context.Context, s *local.Store, c *corpus, opt StoreOptio
 			return fmt.Errorf("text search %d: %w", q, err)
 		}
 		text[q] = time.Since(begin)
+		bar.Add(1)
 	}
 	for _, d := range [][]time.Duration{hybrid, dense, text, exact} {
 		sortDurations(d)
