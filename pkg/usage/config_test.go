@@ -11,10 +11,10 @@ func TestConfig(t *testing.T) {
 	var c Config
 	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
 	c.RegisterFlags("x-", fs)
-	if err := fs.Parse([]string{"--x-usage-buffer-size=50", "--x-usage-batch-size=5", "--x-usage-flush-interval=2s"}); err != nil {
+	if err := fs.Parse([]string{"--x-usage-buffer-size=50", "--x-usage-batch-size=5", "--x-usage-flush-interval=2s", "--x-usage-prices=m=1/2"}); err != nil {
 		t.Fatalf("parse flags: %v", err)
 	}
-	if c != (Config{BufferSize: 50, BatchSize: 5, FlushInterval: 2 * time.Second}) {
+	if c != (Config{BufferSize: 50, BatchSize: 5, FlushInterval: 2 * time.Second, Prices: "m=1/2"}) {
 		t.Fatalf("flags gave %+v", c)
 	}
 	o := defaultOptions()
@@ -36,6 +36,8 @@ func TestConfig(t *testing.T) {
 		{"negative batch", Config{BatchSize: -1}, false},
 		{"negative interval", Config{FlushInterval: -time.Second}, false},
 		{"batch above buffer", Config{BufferSize: 10, BatchSize: 11}, false},
+		{"prices", Config{Prices: "gpt-4o-mini=0.15/0.60"}, true},
+		{"bad prices", Config{Prices: "gpt-4o-mini=0.15"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := tc.cfg.Validate(); (err == nil) != tc.ok {
