@@ -34,6 +34,7 @@ import (
 	"github.com/recollect-dev/recollect/pkg/usage"
 	"github.com/recollect-dev/recollect/pkg/usage/clickhouse"
 	"github.com/recollect-dev/recollect/pkg/usage/jsonl"
+	"github.com/recollect-dev/recollect/pkg/usage/metered"
 )
 
 // Module names. The public ones can be targets.
@@ -184,7 +185,21 @@ func (a *App) initUsage(ctx context.Context) (modules.Service, error) {
 	}
 	opts := append(a.cfg.Usage.Options(), usage.WithLogger(a.log))
 	sink := usage.NewBuffered(w, opts...)
-	a.usage = sink
+	prices, err := a.cfg.Usage.PriceTable()
+	if err != nil {
+		_ = sink.Close()
+		_ = closeW()
+		return nil, err
+	}
+	// Every record is counted here, before the buffer, so the model
+	// metrics hold even while the backend is down and records are dropped.
+	m, err := metered.New(sink, prices.WithFree(minilm.ModelName), a.reg)
+	if err != nil {
+		_ = sink.Close()
+		_ = closeW()
+		return nil, fmt.Errorf("register model usage metrics: %w", err)
+	}
+	a.usage = m
 	a.reg.MustRegister(
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "recollect_usage_records_dropped_total",
 			Help: "Model-usage records lost because the usage backend was down longer than the buffer lasts."}, func() float64 { return float64(sink.Dropped()) }),
