@@ -2,6 +2,7 @@ package clickhouse
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/recollect-dev/recollect/pkg/chconn"
 )
@@ -28,4 +29,10 @@ func schema(d chconn.Dialect) chconn.Schema {
 PARTITION BY toYYYYMM(time)
 ORDER BY (tenant, time)`,
 	}
+}
+
+// Columns are the names of the table's columns, in schema order: what a
+// dashboard query on the table may read (checked by ./deploy).
+func Columns() []string {
+	return strings.Split(columns, ", ")
 }
