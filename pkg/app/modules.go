@@ -320,8 +320,12 @@ func (a *App) initEmbedder(ctx context.Context) (modules.Service, error) {
 	if err != nil {
 		return nil, err
 	}
+	reindexes, err := embedder.OpenReindexStatuses(ctx, a.bus.JetStream(), a.now)
+	if err != nil {
+		return nil, err
+	}
 	return embedder.New(a.cfg.Embedder, a.store, a.mbus, a.model, a.reg, a.log, a.now,
-		embedder.WithLLM(client), embedder.WithLocker(a.locks))
+		embedder.WithLLM(client), embedder.WithLocker(a.locks), embedder.WithReindexStatuses(reindexes))
 }
 
 // initConsolidator builds the consolidator: triage, gate, merge,
@@ -374,6 +378,11 @@ func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
 	}
 	q.SetEmbedder(a.queryModel, vz)
 	q.SetAudit(a.audit)
+	reindexes, err := embedder.OpenReindexStatuses(ctx, a.bus.JetStream(), a.now)
+	if err != nil {
+		return nil, err
+	}
+	q.SetReindexStatuses(reindexes)
 	q.Routes(a.web.Handle)
 	tok, err := promptctx.NewBPE()
 	if err != nil {

@@ -91,3 +91,18 @@ func (c *countingReader) Read(b []byte) (int, error) {
 	c.p.Add(n)
 	return n, err
 }
+
+// SetTotal changes the number of units the bar counts to (a total learnt,
+// or grown, while the work runs).
+func (p *progress) SetTotal(n int) {
+	if p.bar != nil && p.bar.GetMax() != n {
+		p.bar.ChangeMax(n)
+	}
+}
+
+// Describe changes the text before the bar.
+func (p *progress) Describe(desc string) {
+	if p.bar != nil {
+		p.bar.Describe(desc)
+	}
+}

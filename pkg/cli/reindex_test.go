@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -16,6 +17,7 @@ import (
 	"github.com/recollect-dev/recollect/pkg/app"
 	"github.com/recollect-dev/recollect/pkg/client"
 	"github.com/recollect-dev/recollect/pkg/client/clienttest"
+	"github.com/recollect-dev/recollect/pkg/embedder"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/query"
 	"github.com/recollect-dev/recollect/pkg/recall"
@@ -113,6 +115,48 @@ func TestReindexCommandMovesTenantToNewModel(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// --wait in a pipe: quiet until done, then one line; recall finds
+	// every memory all the while.
+	type result struct {
+		stdout, stderr string
+		err            error
+	}
+	finished := make(chan result, 1)
+	go func() {
+		o, e, err := runSplit("reindex", "--url", b.Web().URL(), "--tenant", "acme", "--wait", "--timeout", "2m")
+		finished <- result{o, e, err}
+	}()
+	var res result
+	for running := true; running; {
+		select {
+		case res = <-finished:
+			running = false
+		default:
+			if err := findsAll(); err != nil {
+				t.Fatalf("during reindex: %v", err)
+			}
+		}
+	}
+	if res.err != nil {
+		t.Fatalf("reindex --wait: %v\n%s", res.err, res.stderr)
+	}
+	if !strings.Contains(res.stdout, "reindex of tenant acme done (manual:") || res.stderr != "" {
+		t.Fatalf("reindex --wait in a pipe: stdout %q, stderr %q", res.stdout, res.stderr)
+	}
+	// Done means done: no polling for the memories.
+	if got, err := models(); err != nil || got["other-embed"] != len(facts) {
+		t.Fatalf("after reindex --wait said done: models %v, %v", got, err)
+	}
+	if err := findsAll(); err != nil {
+		t.Fatal(err)
+	}
+	st, err := c.ReindexStatus(ctx, "acme")
+	if err != nil || st.State != embedder.ReindexDone || st.Done != len(facts) || st.Total != len(facts) {
+		t.Fatalf("state after the run: %+v, %v; want done %d of %d", st, err, len(facts), len(facts))
+	}
+
+	// Without --wait: queued, and a status read right after says so for
+	// the new id, never the last run's done.
 	var out bytes.Buffer
 	root := NewRoot()
 	root.SetOut(&out)
@@ -123,20 +167,64 @@ func TestReindexCommandMovesTenantToNewModel(t *testing.T) {
 	if !strings.Contains(out.String(), "reindex of tenant acme queued") {
 		t.Fatalf("output %q", out.String())
 	}
-	clienttest.Eventually(t, 30*time.Second, "every memory on the new model", func() error {
-		if err := findsAll(); err != nil {
-			t.Fatalf("during reindex: %v", err)
-		}
-		got, err := models()
+	first := st.ID
+	st, err = c.ReindexStatus(ctx, "acme")
+	if err != nil || st.ID == first || !strings.Contains(out.String(), "("+st.ID+")") {
+		t.Fatalf("state right after %q: %+v, %v", out.String(), st, err)
+	}
+	clienttest.Eventually(t, 30*time.Second, "the second request done", func() error {
+		st, err := c.ReindexStatus(ctx, "acme")
 		if err != nil {
 			return err
 		}
-		if got["other-embed"] != len(facts) {
-			return fmt.Errorf("models %v", got)
+		if st.State != embedder.ReindexDone {
+			return fmt.Errorf("state %+v", st)
 		}
 		return nil
 	})
-	if err := findsAll(); err != nil {
+
+	// --wait on a terminal draws a bar on stderr.
+	root = NewRoot()
+	var tout, terr bytes.Buffer
+	root.SetOut(&tout)
+	root.SetErr(&terr)
+	asTerminal(t, &terr)
+	root.SetArgs([]string{"reindex", "--url", b.Web().URL(), "--tenant", "acme", "--wait"})
+	if err := root.ExecuteContext(ctx); err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(terr.String(), "reindex acme") || !strings.Contains(tout.String(), "done") {
+		t.Fatalf("on a terminal: stdout %q, stderr %q; want a bar", tout.String(), terr.String())
+	}
+}
+
+// TestReindexWaitReportsFailure: a request recorded failed ends the wait
+// with an error naming the reason, and the bar on a terminal.
+func TestReindexWaitReportsFailure(t *testing.T) {
+	a := clienttest.Start(t)
+	ctx := context.Background()
+	statuses, err := embedder.OpenReindexStatuses(ctx, a.Bus().JetStream(), time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := statuses.Queue(ctx, "acme", "manual:broken"); err != nil {
+		t.Fatal(err)
+	}
+	if err := statuses.Fail(ctx, "acme", "manual:broken", errors.New("embedding model unreachable")); err != nil {
+		t.Fatal(err)
+	}
+	c := client.New(a.Web().URL())
+	var errw bytes.Buffer
+	asTerminal(t, &errw)
+	_, err = waitReindex(ctx, c, "acme", "manual:broken", reindexWait{call: 10 * time.Second, every: 10 * time.Millisecond, w: &errw})
+	if err == nil || !strings.Contains(err.Error(), "failed: embedding model unreachable") || !strings.Contains(err.Error(), "manual:broken") {
+		t.Fatalf("wait on a failed reindex: %v", err)
+	}
+	if !strings.Contains(errw.String(), "reindex acme") {
+		t.Fatalf("no bar on the terminal: %q", errw.String())
+	}
+	// A tenant never reindexed: the server's 404 says so.
+	if _, err := waitReindex(ctx, c, "nobody", "manual:x", reindexWait{call: 10 * time.Second, every: 10 * time.Millisecond, w: io.Discard}); !errors.Is(err, client.ErrNotFound) {
+		t.Fatalf("wait on a tenant never reindexed: %v", err)
 	}
 }

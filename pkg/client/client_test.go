@@ -271,6 +271,31 @@ func TestClient(t *testing.T) {
 	})
 
 	t.Run("audit", func(t *testing.T) { testAudit(t, a, c) })
+	t.Run("reindex status", func(t *testing.T) {
+		if _, err := c.ReindexStatus(ctx, "nobody"); !errors.Is(err, client.ErrNotFound) {
+			t.Fatalf("status of a tenant never reindexed: %v, want ErrNotFound", err)
+		}
+		resp, err := c.Reindex(ctx, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		clienttest.Eventually(t, wait, "reindex "+resp.Reindex+" done", func() error {
+			st, err := c.ReindexStatus(ctx, "")
+			if err != nil {
+				return err
+			}
+			if st.ID != resp.Reindex || st.Tenant != "acme" {
+				t.Fatalf("status of %s/%s, want acme/%s", st.Tenant, st.ID, resp.Reindex)
+			}
+			if st.State == "failed" {
+				t.Fatalf("reindex failed: %s", st.Error)
+			}
+			if st.State != "done" || st.Done != st.Total {
+				return fmt.Errorf("state %s, %d of %d", st.State, st.Done, st.Total)
+			}
+			return nil
+		})
+	})
 }
 
 func TestIngestBatches(t *testing.T) {

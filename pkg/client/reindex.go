@@ -19,3 +19,14 @@ func (c *Client) Reindex(ctx context.Context, tenant string) (query.ReindexRespo
 	}
 	return resp, nil
 }
+
+// ReindexStatus reads where the tenant's last reindex request stands (GET
+// /v1/reindex): its id, state, counts and, when failed, why. A tenant
+// without one is a 404 (errors.Is ErrNotFound).
+func (c *Client) ReindexStatus(ctx context.Context, tenant string) (query.ReindexStatus, error) {
+	var resp query.ReindexStatus
+	if err := c.do(ctx, call{method: http.MethodGet, path: "/v1/reindex", query: tenantQuery(c.tenantOr(tenant)), out: &resp, idempotent: true}); err != nil {
+		return resp, fmt.Errorf("reindex status: %w", err)
+	}
+	return resp, nil
+}

@@ -41,8 +41,9 @@ type Embedder struct {
 	log      *slog.Logger
 	now      func() time.Time
 	split    *chunk.Splitter
-	chat     Chatter     // nil: no insert-merge
-	locks    lock.Locker // reindex leases
+	chat     Chatter          // nil: no insert-merge
+	locks    lock.Locker      // reindex leases
+	statuses *ReindexStatuses // nil: reindex state is not recorded
 	batch    *batcher
 	consumer *bus.Consumer
 	reindexC *bus.Consumer

@@ -36,3 +36,9 @@ func WithLocker(l lock.Locker) Option {
 		}
 	}
 }
+
+// WithReindexStatuses records where each reindex request stands in s (the
+// state GET /v1/reindex answers); without it the embedder records nothing.
+func WithReindexStatuses(s *ReindexStatuses) Option {
+	return func(e *Embedder) { e.statuses = s }
+}

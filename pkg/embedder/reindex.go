@@ -23,6 +23,10 @@ type ReindexRequest struct {
 // ReindexDurable is the consumer name of reindex requests.
 const ReindexDurable = "embedder-reindex"
 
+// reindexMaxDeliver is how often a reindex request is tried before it is
+// given up (and recorded failed).
+const reindexMaxDeliver = 20
+
 // reindexLease is how long a reindex owns its tenant without renewing; it
 // renews after every batch.
 const reindexLease = 2 * time.Minute
@@ -54,7 +58,7 @@ func (e *Embedder) startReindex(ctx context.Context) error {
 		Durable:        ReindexDurable,
 		Stream:         bus.StreamEvent,
 		FilterSubjects: []string{bus.ReindexSubject("*")},
-		MaxDeliver:     20,
+		MaxDeliver:     reindexMaxDeliver,
 		HandlerTimeout: e.cfg.ReindexTimeout,
 		AckWait:        e.cfg.ReindexTimeout + time.Minute,
 		Concurrency:    1,
@@ -69,7 +73,8 @@ func (e *Embedder) startReindex(ctx context.Context) error {
 // HandleReindex runs one reindex request. A run that stops half-way (a
 // crash, the time limit, a failed write) is redelivered and continues where
 // the store says it stopped: every step is decided by the memories' state,
-// not by the run.
+// not by the run. A delivery that fails is recorded queued with its reason
+// while a retry is due, failed when none is.
 func (e *Embedder) HandleReindex(ctx context.Context, d *bus.Delivery) error {
 	var req ReindexRequest
 	if err := json.Unmarshal(d.Data, &req); err != nil {
@@ -78,6 +83,14 @@ func (e *Embedder) HandleReindex(ctx context.Context, d *bus.Delivery) error {
 	if !memory.ValidTenant(req.Tenant) || req.ID == "" {
 		return bus.Permanent(fmt.Errorf("reindex request needs a valid tenant and id (got %q, %q)", req.Tenant, req.ID))
 	}
+	err := e.handleReindex(ctx, d, req)
+	if err != nil {
+		e.reindexSettled(ctx, req.Tenant, req.ID, err, bus.IsPermanent(err) || d.NumDelivered >= reindexMaxDeliver)
+	}
+	return err
+}
+
+func (e *Embedder) handleReindex(ctx context.Context, d *bus.Delivery, req ReindexRequest) error {
 	lease, err := e.locks.Acquire(ctx, "reindex:"+req.Tenant, reindexLease)
 	if errors.Is(err, lock.ErrHeld) {
 		// Another worker is reindexing the tenant; come back later.

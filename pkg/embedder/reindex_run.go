@@ -29,13 +29,15 @@ const reindexRounds = 3
 //
 // progress is called after every batch (lease renewal, heartbeat); its
 // error stops the run. New facts stored meanwhile already use the current
-// model.
+// model. With WithReindexStatuses the run records its state for request id
+// as it goes: adopting, running with counts, done.
 func (e *Embedder) Reindex(ctx context.Context, tenant, id string, progress func() error) error {
 	cur := e.model.Model()
 	log := e.log.With("tenant", tenant, "reindex", id, "model", cur)
 	if a, ok := e.store.(store.Adopter); ok {
 		// Qdrant: the tenant's memories embedded by earlier models sit in
 		// those models' collections; bring them over, pending, first.
+		_ = e.reindexReport(ctx, tenant, id, ReindexAdopting, 0, 0)
 		n, err := a.Adopt(ctx, tenant)
 		if n > 0 {
 			e.reindexN.WithLabelValues("adopted").Add(float64(n))
@@ -50,6 +52,7 @@ func (e *Embedder) Reindex(ctx context.Context, tenant, id string, progress func
 			}
 		}
 	}
+	moved := 0 // memories handled by earlier rounds
 	for round := 0; round < reindexRounds; round++ {
 		stale, pending, err := e.reindexState(ctx, tenant)
 		if err != nil {
@@ -57,9 +60,11 @@ func (e *Embedder) Reindex(ctx context.Context, tenant, id string, progress func
 		}
 		if len(stale) == 0 && len(pending) == 0 {
 			log.InfoContext(ctx, "reindex done", "round", round)
-			return nil
+			return e.reindexDone(ctx, tenant, id, moved)
 		}
 		log.InfoContext(ctx, "reindex start", "round", round, "stale", len(stale), "pending", len(pending))
+		total := moved + len(stale) + len(pending)
+		_ = e.reindexReport(ctx, tenant, id, ReindexRunning, moved, total)
 		// Pass 1 is one write: the local engine switches the tenant's
 		// vector width only once no old vector is left, and until then
 		// refuses dense searches with the new width.
@@ -79,11 +84,13 @@ func (e *Embedder) Reindex(ctx context.Context, tenant, id string, progress func
 			}
 			done += len(ids)
 			log.InfoContext(ctx, "reindex progress", "done", done, "total", len(pending))
+			_ = e.reindexReport(ctx, tenant, id, ReindexRunning, moved+done, total)
 			return nil
 		})
 		if err != nil {
 			return err
 		}
+		moved += len(pending)
 	}
 	stale, pending, err := e.reindexState(ctx, tenant)
 	if err != nil {
@@ -91,6 +98,15 @@ func (e *Embedder) Reindex(ctx context.Context, tenant, id string, progress func
 	}
 	if n := len(stale) + len(pending); n > 0 {
 		return fmt.Errorf("reindex tenant %s: %d memories still not on %s after %d rounds", tenant, n, cur, reindexRounds)
+	}
+	return e.reindexDone(ctx, tenant, id, moved)
+}
+
+// reindexDone records request id as done; a failed write fails the run,
+// whose redelivery finds nothing left to move and writes it again.
+func (e *Embedder) reindexDone(ctx context.Context, tenant, id string, moved int) error {
+	if err := e.reindexReport(ctx, tenant, id, ReindexDone, moved, moved); err != nil {
+		return fmt.Errorf("reindex tenant %s: done, but recording it: %w", tenant, err)
 	}
 	return nil
 }

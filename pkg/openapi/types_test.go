@@ -100,6 +100,7 @@ func TestSchemasMatchGoTypes(t *testing.T) {
 		{"ConsolidateRequest", query.ConsolidateRequest{}, false},
 		{"ReindexRequest", query.ReindexRequest{}, false},
 		{"ReindexResponse", query.ReindexResponse{}, true},
+		{"ReindexStatus", query.ReindexStatus{}, true},
 		{"LearnRequest", query.LearnRequest{}, false},
 		{"ListResponse", query.ListResponse{}, true},
 		{"Stats", query.Stats{}, true},

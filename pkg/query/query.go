@@ -64,6 +64,9 @@ type Query struct {
 	vectors *embedder.Vectorizer
 	// audit reads the consolidation audit log (SetAudit).
 	audit auditlog.Reader
+	// reindexes records and reads reindex requests' state
+	// (SetReindexStatuses).
+	reindexes *embedder.ReindexStatuses
 }
 
 // New builds the module.
@@ -103,6 +106,9 @@ func (q *Query) Routes(handle func(pattern string, h http.Handler)) {
 	route("POST /v1/import", q.importMemories)
 	if q.audit != nil {
 		route("GET /v1/audit", q.auditLog)
+	}
+	if q.reindexes != nil {
+		route("GET /v1/reindex", q.reindexStatus)
 	}
 }
 
