@@ -38,8 +38,10 @@ func newScheduler(now func() time.Time, concurrency int, run func(context.Contex
 }
 
 // set records what a session's state at revision rev says: whether turns
-// are pending and when they are due. An older revision than the one known
-// is ignored (the bucket watch may deliver late).
+// are pending and when they are due. A revision older than the one known
+// is ignored (the bucket watch may deliver late), and so is the one known:
+// the handler and the watch both report each revision, in either order,
+// and the second report must not undo a backoff finish set in between.
 func (s *scheduler) set(key string, rev uint64, pending bool, due time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -51,7 +53,7 @@ func (s *scheduler) set(key string, rev uint64, pending bool, due time.Time) {
 		e = &schedEntry{}
 		s.entries[key] = e
 	}
-	if rev != 0 && rev < e.rev {
+	if rev != 0 && rev <= e.rev {
 		return
 	}
 	e.rev, e.pending, e.due = max(rev, e.rev), pending, due
