@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
-	"github.com/recollect-dev/recollect/pkg/store"
 	"github.com/recollect-dev/recollect/pkg/web"
 )
 
@@ -78,8 +76,8 @@ func (a *Assembler) fail(w http.ResponseWriter, r *http.Request, tenant, what st
 	switch {
 	case errors.Is(err, memory.ErrInvalid):
 		web.WriteError(w, http.StatusBadRequest, "invalid_request", err)
-	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, store.ErrClosed):
-		web.Unavailable(w, 2*time.Second, err)
+	case web.IsUnavailable(err):
+		web.Unavailable(w, web.RetryAfter, err)
 	default:
 		a.log.ErrorContext(r.Context(), what, "tenant", tenant, "error", err)
 		web.WriteError(w, http.StatusInternalServerError, "internal", fmt.Errorf("%s: %w", what, err))

@@ -133,8 +133,8 @@ func (q *Query) fail(w http.ResponseWriter, r *http.Request, what string, err er
 		web.WriteError(w, http.StatusBadRequest, "invalid_request", err)
 	case errors.Is(err, store.ErrNotFound):
 		web.WriteError(w, http.StatusNotFound, "not_found", err)
-	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, bus.ErrUnavailable):
-		web.Unavailable(w, 2*time.Second, err)
+	case web.IsUnavailable(err):
+		web.Unavailable(w, web.RetryAfter, err)
 	default:
 		q.log.ErrorContext(r.Context(), what, "error", err)
 		web.WriteError(w, http.StatusInternalServerError, "internal", fmt.Errorf("%s: %w", what, err))

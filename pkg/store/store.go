@@ -14,8 +14,14 @@ import (
 // ErrNotFound is returned by Get when no memory has that id in that tenant.
 var ErrNotFound = errors.New("memory not found")
 
-// ErrClosed is returned by every call on a store after Close.
-var ErrClosed = errors.New("store closed")
+// ErrUnavailable is wrapped by every error that means the store could not
+// serve the call now but may later: closed, not reachable, overloaded or
+// timed out. Servers answer it with 503 and Retry-After.
+var ErrUnavailable = errors.New("store unavailable")
+
+// ErrClosed is returned by every call on a store after Close. It wraps
+// ErrUnavailable: to a caller a closed store is one that is not serving.
+var ErrClosed = fmt.Errorf("store closed: %w", ErrUnavailable)
 
 // ErrDimension is wrapped when a vector's width differs from the one the
 // tenant's memories (or the collection) hold: after a change of embedding

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 
 	"github.com/qdrant/go-client/qdrant"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/recollect-dev/recollect/pkg/store"
 )
@@ -137,12 +139,37 @@ func (s *Store) callCtx(ctx context.Context) (context.Context, context.CancelFun
 	return context.WithTimeout(ctx, s.cfg.Timeout)
 }
 
-// wrap names what failed; a call cut short by Close reports store.ErrClosed.
+// wrap names what failed; a call cut short by Close reports store.ErrClosed,
+// and one Qdrant could not serve (unreachable, overloaded, timed out)
+// wraps store.ErrUnavailable as well as err.
 func (s *Store) wrap(err error, format string, args ...any) error {
 	if s.closed.Load() {
 		return fmt.Errorf(format+": %w", append(args, store.ErrClosed)...)
 	}
+	if transient(err) {
+		return fmt.Errorf(format+": %w: %w", append(args, store.ErrUnavailable, err)...)
+	}
 	return fmt.Errorf(format+": %w", append(args, err)...)
+}
+
+// transient reports whether err is a gRPC failure that a later call may not
+// meet: the server is unreachable, overloaded or did not answer in time.
+func transient(err error) bool {
+	if err == nil || errors.Is(err, store.ErrUnavailable) {
+		return false
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	st, ok := status.FromError(err)
+	if !ok {
+		return false
+	}
+	switch st.Code() {
+	case codes.Unavailable, codes.ResourceExhausted, codes.DeadlineExceeded, codes.Aborted:
+		return true
+	}
+	return false
 }
 
 func splitAddr(addr string) (string, int, error) {

@@ -3,6 +3,7 @@ package remote
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/store"
@@ -11,7 +12,8 @@ import (
 // ErrUnavailable is wrapped by every error that means the store did not
 // answer: no server subscribed (no responders), no reply within the request
 // timeout, or the NATS connection closed.
-var ErrUnavailable = errors.New("remote store unavailable")
+// It wraps store.ErrUnavailable.
+var ErrUnavailable = fmt.Errorf("remote store unavailable: %w", store.ErrUnavailable)
 
 // Error codes of the reply envelope. The client turns each back into an error
 // wrapping the matching sentinel.
@@ -20,6 +22,7 @@ const (
 	codeDimension   = "dimension"   // store.ErrDimension (a memory.ErrInvalid)
 	codeNotFound    = "not_found"   // store.ErrNotFound
 	codeClosed      = "closed"      // store.ErrClosed
+	codeUnavailable = "unavailable" // store.ErrUnavailable (the server's backend is down or overloaded)
 	codeDeadline    = "deadline"    // context.DeadlineExceeded on the server
 	codeCanceled    = "canceled"    // context.Canceled on the server
 	codeBadRequest  = "bad_request" // the request did not decode
@@ -43,6 +46,8 @@ func encodeError(env *envelope, err error) {
 		env.Code = codeNotFound
 	case errors.Is(err, store.ErrClosed):
 		env.Code = codeClosed
+	case errors.Is(err, store.ErrUnavailable):
+		env.Code = codeUnavailable
 	case errors.Is(err, context.DeadlineExceeded):
 		env.Code = codeDeadline
 	case errors.Is(err, context.Canceled):
@@ -75,6 +80,8 @@ func decodeError(env *envelope) error {
 		e.cause = store.ErrNotFound
 	case codeClosed:
 		e.cause = store.ErrClosed
+	case codeUnavailable:
+		e.cause = store.ErrUnavailable
 	case codeDeadline:
 		e.cause = context.DeadlineExceeded
 	case codeCanceled:
