@@ -76,6 +76,21 @@ func TestRedact(t *testing.T) {
 		{"redis-url", "redis://user:hunter2@host:6379/0", "redis://user:redacted@host:6379/0"},
 		{"clickhouse-dsn", "clickhouse://h:9000/db?password=hunter2&x=1", "clickhouse://h:9000/db?password=redacted&x=1"},
 		{"nats-url", "nats://127.0.0.1:4222", "nats://127.0.0.1:4222"},
+		{"llm-url", "https://api.example.com/v1?key=sk-live-123", "https://api.example.com/v1?key=redacted"},
+		{"llm-url", "https://h/v1?api-version=2024&api_key=sk-1&model=x", "https://h/v1?api-version=2024&api_key=redacted&model=x"},
+		{"qdrant-url", "https://h:6333/?access_token=abc&sig=xyz", "https://h:6333/?access_token=redacted&sig=redacted"},
+		{"redis-url", "rediss://:hunter2@host:6380/0?Password=x", "rediss://:redacted@host:6380/0?Password=redacted"},
+		{"llm-fallback-urls", "[https://a/v1?key=s1,https://b/v1]", "[https://a/v1?key=redacted,https://b/v1]"},
+		{"llm-fallback-api-keys", "[sk-1,sk-2]", "<redacted>"},
+		{"api-keys", "[k1]", "<redacted>"},
+		{"redis-password", "hunter2", "<redacted>"},
+		{"llm-token", "t", "<redacted>"},
+		{"api-keys-file", "/etc/recollect/keys", "/etc/recollect/keys"},
+		{"extractor-max-tokens", "1024", "1024"},
+		{"resume-core-tokens", "300", "300"},
+		{"http-addr", "127.0.0.1:7700", "127.0.0.1:7700"},
+		{"data-dir", "/var/lib/recollect", "/var/lib/recollect"},
+		{"llm-url", "https://api.example.com/v1", "https://api.example.com/v1"},
 	}
 	for _, tt := range tests {
 		if got := Redact(tt.name, tt.value); got != tt.want {
