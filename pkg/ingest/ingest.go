@@ -12,6 +12,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -20,6 +21,7 @@ import (
 	"github.com/recollect-dev/recollect/pkg/auth"
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/strictjson"
 	"github.com/recollect-dev/recollect/pkg/web"
 )
 
@@ -140,8 +142,13 @@ func (i *Ingest) Decode(ctx context.Context, raw []byte) ([]memory.Event, error)
 		return nil, &memory.FieldError{Field: "body", Reason: "must be a JSON object: one event or {\"events\": [...]}"}
 	}
 	var env envelope
-	if err := strictUnmarshal(raw, &env); err != nil {
-		return nil, &memory.FieldError{Field: "event", Reason: err.Error()}
+	if err := strictjson.Unmarshal(raw, &env); err != nil {
+		// encoding/json names a field of the embedded event "Event.x".
+		var fe *memory.FieldError
+		if errors.As(err, &fe) {
+			fe.Field = strings.TrimPrefix(fe.Field, "Event.")
+		}
+		return nil, err
 	}
 	now := i.now()
 	if env.Events == nil {
@@ -180,8 +187,8 @@ func (i *Ingest) Decode(ctx context.Context, raw []byte) ([]memory.Event, error)
 }
 
 func decodeEvent(ctx context.Context, raw json.RawMessage, e *memory.Event, now time.Time, prefix string) error {
-	if err := strictUnmarshal(raw, e); err != nil {
-		return &memory.FieldError{Field: "event", Reason: err.Error()}
+	if err := strictjson.Unmarshal(raw, e); err != nil {
+		return err
 	}
 	if err := resolveTenant(ctx, e, prefix); err != nil {
 		return err
@@ -201,12 +208,6 @@ func resolveTenant(ctx context.Context, e *memory.Event, prefix string) error {
 	}
 	e.Tenant = t
 	return nil
-}
-
-func strictUnmarshal(raw []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	return dec.Decode(v)
 }
 
 func prefixField(prefix string, err error) error {

@@ -101,10 +101,19 @@ func TestIngestRejectsWholeBatchNamingField(t *testing.T) {
 	b := openBus(t, 0)
 	in := newIngest(t, b)
 	long := strings.Repeat("x", memory.MaxContentChars+1)
+	ev := `{"id":"a","session_id":"s","content":"x"}`
 	tests := []struct{ name, body, field string }{
-		{"not json", `{"id":`, "event"},
+		{"not json", `{"id":`, "body"},
 		{"array", `[1]`, "body"},
-		{"unknown field", `{"id":"a","session_id":"s","content":"x","bogus":1}`, "event"},
+		{"unknown field", `{"id":"a","session_id":"s","content":"x","bogus":1}`, "bogus"},
+		{"unknown field in batch", `{"events":[` + ev + `,{"id":"b","session_id":"s","content":"x","bogus":1}]}`, "events[1].bogus"},
+		{"two concatenated objects", ev + `{"id":"b","session_id":"s","content":"y"}`, "body"},
+		{"ndjson as one body", ev + "\n" + `{"id":"b","session_id":"s","content":"y"}` + "\n", "body"},
+		{"trailing garbage", ev + ` xyz`, "body"},
+		{"duplicate key", `{"id":"a","session_id":"s","content":"x","content":"y"}`, "content"},
+		{"duplicate escaped key", `{"id":"a","session_id":"s","content":"x","\u0063ontent":"y"}`, "content"},
+		{"duplicate key in batch", `{"events":[` + ev + `,{"id":"b","id":"c","session_id":"s","content":"x"}]}`, "events[1].id"},
+		{"wrong type", `{"id":"a","session_id":"s","content":7}`, "content"},
 		{"content too long", `{"events":[{"id":"a","session_id":"s","content":"ok"},{"id":"b","session_id":"s","content":"` + long + `"}]}`, "events[1].content"},
 		{"duplicate ids in batch", `{"events":[{"id":"a","session_id":"s","content":"x"},{"id":"a","session_id":"s","content":"y"}]}`, "events[1].id"},
 		{"too many events", `{"events":[` + strings.Repeat(`{"id":"a","session_id":"s","content":"x"},`, 5) + `{"id":"z","session_id":"s","content":"x"}]}`, "events"},
