@@ -377,6 +377,7 @@ func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
 		return nil, err
 	}
 	q.SetEmbedder(a.queryModel, vz)
+	q.SetImportRules(a.cfg.Ingest.MaxFutureSkew, a.domains.Known)
 	q.SetAudit(a.audit)
 	reindexes, err := embedder.OpenReindexStatuses(ctx, a.bus.JetStream(), a.now)
 	if err != nil {

@@ -2,12 +2,12 @@ package extract
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/domains"
 	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/strictjson"
 )
 
 // Handle extracts one conversation event. Every fact message id derives
@@ -15,7 +15,7 @@ import (
 // publishes nothing new.
 func (x *Extractor) Handle(ctx context.Context, d *bus.Delivery) error {
 	var e memory.Event
-	if err := json.Unmarshal(d.Data, &e); err != nil {
+	if err := strictjson.Unmarshal(d.Data, &e); err != nil {
 		return bus.Permanent(fmt.Errorf("decode event: %w", err))
 	}
 	// Agents may publish straight onto the subject: validate here too.

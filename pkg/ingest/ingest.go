@@ -12,6 +12,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -20,6 +21,7 @@ import (
 	"github.com/recollect-dev/recollect/pkg/auth"
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/strictjson"
 	"github.com/recollect-dev/recollect/pkg/web"
 )
 
@@ -28,6 +30,9 @@ type Config struct {
 	MaxBatch       int
 	PublishTimeout time.Duration
 	RetryAfter     time.Duration
+	// MaxFutureSkew bounds how far into the future an event's ts may lie;
+	// zero means memory.DefaultMaxFutureSkew.
+	MaxFutureSkew time.Duration
 }
 
 // RegisterFlags adds the ingest flags.
@@ -35,6 +40,7 @@ func (c *Config) RegisterFlags(prefix string, fs *pflag.FlagSet) {
 	fs.IntVar(&c.MaxBatch, prefix+"ingest-max-batch", memory.MaxEventsBatch, "most events accepted in one request")
 	fs.DurationVar(&c.PublishTimeout, prefix+"ingest-publish-timeout", 10*time.Second, "how long ingest waits for JetStream to acknowledge a request's events")
 	fs.DurationVar(&c.RetryAfter, prefix+"ingest-retry-after", 2*time.Second, "Retry-After sent with 503 when the queue is unavailable or full")
+	fs.DurationVar(&c.MaxFutureSkew, prefix+"max-future-skew", memory.DefaultMaxFutureSkew, "how far into the future an event's or imported record's timestamp may lie (clock skew); later ones are refused with 400")
 }
 
 // Validate checks the configuration.
@@ -44,6 +50,9 @@ func (c *Config) Validate() error {
 	}
 	if c.PublishTimeout <= 0 {
 		return errors.New("ingest-publish-timeout must be positive")
+	}
+	if c.MaxFutureSkew < 0 {
+		return fmt.Errorf("max-future-skew must not be negative (got %s)", c.MaxFutureSkew)
 	}
 	return nil
 }
@@ -140,8 +149,13 @@ func (i *Ingest) Decode(ctx context.Context, raw []byte) ([]memory.Event, error)
 		return nil, &memory.FieldError{Field: "body", Reason: "must be a JSON object: one event or {\"events\": [...]}"}
 	}
 	var env envelope
-	if err := strictUnmarshal(raw, &env); err != nil {
-		return nil, &memory.FieldError{Field: "event", Reason: err.Error()}
+	if err := strictjson.Unmarshal(raw, &env); err != nil {
+		// encoding/json names a field of the embedded event "Event.x".
+		var fe *memory.FieldError
+		if errors.As(err, &fe) {
+			fe.Field = strings.TrimPrefix(fe.Field, "Event.")
+		}
+		return nil, err
 	}
 	now := i.now()
 	if env.Events == nil {
@@ -150,6 +164,9 @@ func (i *Ingest) Decode(ctx context.Context, raw []byte) ([]memory.Event, error)
 			return nil, err
 		}
 		if err := e.Normalize(now); err != nil {
+			return nil, err
+		}
+		if err := e.CheckTimes(now, i.skew()); err != nil {
 			return nil, err
 		}
 		return []memory.Event{e}, nil
@@ -167,7 +184,7 @@ func (i *Ingest) Decode(ctx context.Context, raw []byte) ([]memory.Event, error)
 	seen := make(map[string]int, len(env.Events))
 	for k, one := range env.Events {
 		prefix := fmt.Sprintf("events[%d]", k)
-		if err := decodeEvent(ctx, one, &out[k], now, prefix); err != nil {
+		if err := decodeEvent(ctx, one, &out[k], now, i.skew(), prefix); err != nil {
 			return nil, prefixField(prefix, err)
 		}
 		key := out[k].Tenant + "\x00" + out[k].ID
@@ -179,14 +196,26 @@ func (i *Ingest) Decode(ctx context.Context, raw []byte) ([]memory.Event, error)
 	return out, nil
 }
 
-func decodeEvent(ctx context.Context, raw json.RawMessage, e *memory.Event, now time.Time, prefix string) error {
-	if err := strictUnmarshal(raw, e); err != nil {
-		return &memory.FieldError{Field: "event", Reason: err.Error()}
+func decodeEvent(ctx context.Context, raw json.RawMessage, e *memory.Event, now time.Time, skew time.Duration, prefix string) error {
+	if err := strictjson.Unmarshal(raw, e); err != nil {
+		return err
 	}
 	if err := resolveTenant(ctx, e, prefix); err != nil {
 		return err
 	}
-	return e.Normalize(now)
+	if err := e.Normalize(now); err != nil {
+		return err
+	}
+	return e.CheckTimes(now, skew)
+}
+
+// skew is the configured future bound of event timestamps, the default
+// when the configuration left it zero.
+func (i *Ingest) skew() time.Duration {
+	if i.cfg.MaxFutureSkew <= 0 {
+		return memory.DefaultMaxFutureSkew
+	}
+	return i.cfg.MaxFutureSkew
 }
 
 // resolveTenant sets the tenant the request's key acts for; an event without
@@ -201,12 +230,6 @@ func resolveTenant(ctx context.Context, e *memory.Event, prefix string) error {
 	}
 	e.Tenant = t
 	return nil
-}
-
-func strictUnmarshal(raw []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	return dec.Decode(v)
 }
 
 func prefixField(prefix string, err error) error {

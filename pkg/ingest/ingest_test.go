@@ -36,7 +36,7 @@ func openBus(t *testing.T, maxBytes int64) *bus.Bus {
 
 func newIngest(t *testing.T, b *bus.Bus) *Ingest {
 	t.Helper()
-	in, err := New(Config{MaxBatch: 5, PublishTimeout: 5 * time.Second, RetryAfter: 3 * time.Second}, b, prometheus.NewRegistry(), quiet,
+	in, err := New(Config{MaxBatch: 5, PublishTimeout: 5 * time.Second, RetryAfter: 3 * time.Second, MaxFutureSkew: 2 * time.Hour}, b, prometheus.NewRegistry(), quiet,
 		func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) })
 	if err != nil {
 		t.Fatal(err)
@@ -101,10 +101,25 @@ func TestIngestRejectsWholeBatchNamingField(t *testing.T) {
 	b := openBus(t, 0)
 	in := newIngest(t, b)
 	long := strings.Repeat("x", memory.MaxContentChars+1)
+	ev := `{"id":"a","session_id":"s","content":"x"}`
 	tests := []struct{ name, body, field string }{
-		{"not json", `{"id":`, "event"},
+		{"not json", `{"id":`, "body"},
 		{"array", `[1]`, "body"},
-		{"unknown field", `{"id":"a","session_id":"s","content":"x","bogus":1}`, "event"},
+		{"unknown field", `{"id":"a","session_id":"s","content":"x","bogus":1}`, "bogus"},
+		{"unknown field in batch", `{"events":[` + ev + `,{"id":"b","session_id":"s","content":"x","bogus":1}]}`, "events[1].bogus"},
+		{"two concatenated objects", ev + `{"id":"b","session_id":"s","content":"y"}`, "body"},
+		{"ndjson as one body", ev + "\n" + `{"id":"b","session_id":"s","content":"y"}` + "\n", "body"},
+		{"trailing garbage", ev + ` xyz`, "body"},
+		{"duplicate key", `{"id":"a","session_id":"s","content":"x","content":"y"}`, "content"},
+		{"duplicate escaped key", `{"id":"a","session_id":"s","content":"x","\u0063ontent":"y"}`, "content"},
+		{"duplicate key in batch", `{"events":[` + ev + `,{"id":"b","id":"c","session_id":"s","content":"x"}]}`, "events[1].id"},
+		{"wrong type", `{"id":"a","session_id":"s","content":7}`, "content"},
+		{"ts before 1970", `{"id":"a","session_id":"s","content":"x","ts":"1969-12-31T23:59:59Z"}`, "ts"},
+		{"ts year 1", `{"id":"a","session_id":"s","content":"x","ts":"0001-01-01T00:00:01Z"}`, "ts"},
+		{"ts beyond the skew", `{"id":"a","session_id":"s","content":"x","ts":"2026-01-01T02:00:01Z"}`, "ts"},
+		{"ts year 9999", `{"id":"a","session_id":"s","content":"x","ts":"9999-01-01T00:00:00Z"}`, "ts"},
+		{"ts in batch beyond the skew", `{"events":[` + ev + `,{"id":"b","session_id":"s","content":"x","ts":"2026-01-01T02:00:01Z"}]}`, "events[1].ts"},
+		{"message ts beyond the skew", `{"id":"a","type":"compaction","session_id":"s","messages":[{"content":"x","ts":"2030-01-01T00:00:00Z"}]}`, "messages[0].ts"},
 		{"content too long", `{"events":[{"id":"a","session_id":"s","content":"ok"},{"id":"b","session_id":"s","content":"` + long + `"}]}`, "events[1].content"},
 		{"duplicate ids in batch", `{"events":[{"id":"a","session_id":"s","content":"x"},{"id":"a","session_id":"s","content":"y"}]}`, "events[1].id"},
 		{"too many events", `{"events":[` + strings.Repeat(`{"id":"a","session_id":"s","content":"x"},`, 5) + `{"id":"z","session_id":"s","content":"x"}]}`, "events"},
@@ -148,5 +163,23 @@ func TestIngestQueueFullOrDownIs503(t *testing.T) {
 	_ = b.Close()
 	if rec = post(in, body("after-close")); rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") == "" {
 		t.Fatalf("closed bus: status %d: %s", rec.Code, rec.Body)
+	}
+}
+
+func TestIngestTimestampWindow(t *testing.T) {
+	b := openBus(t, 0)
+	in := newIngest(t, b) // now 2026-01-01T00:00:00Z, skew 2h
+	for _, ts := range []string{"1970-01-01T00:00:00Z", "2025-06-01T00:00:00Z", "2026-01-01T02:00:00Z"} {
+		rec := post(in, `{"id":"`+ts+`","session_id":"s","content":"x","ts":"`+ts+`"}`)
+		if rec.Code != http.StatusAccepted {
+			t.Fatalf("ts %s: status %d, want 202: %s", ts, rec.Code, rec.Body)
+		}
+	}
+	rec := post(in, `{"id":"late","session_id":"s","content":"x","ts":"2026-01-01T02:00:01Z"}`)
+	if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "limit 2026-01-01T02:00:00Z") {
+		t.Fatalf("status %d, want 400 naming the limit: %s", rec.Code, rec.Body)
+	}
+	if n := streamMsgs(t, b); n != 3 {
+		t.Fatalf("stream holds %d events, want 3", n)
 	}
 }

@@ -97,6 +97,11 @@ func (e *Event) Normalize(now time.Time) error {
 	if e.TS.IsZero() {
 		e.TS = now.UTC()
 	}
+	// The future bound depends on the door's configured skew
+	// (CheckTimes); no event may predate 1970 anywhere.
+	if err := e.CheckTimes(now, 0); err != nil {
+		return err
+	}
 	if e.Type == "" {
 		e.Type = EventTurn
 	}

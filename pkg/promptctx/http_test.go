@@ -83,7 +83,11 @@ func TestRoutes(t *testing.T) {
 		code                     int
 		field                    string
 	}{
-		{"context unknown field", "POST", "/v1/context", `{"querry": "x"}`, http.StatusBadRequest, ""},
+		{"context unknown field", "POST", "/v1/context", `{"querry": "x"}`, http.StatusBadRequest, "querry"},
+		{"context two objects", "POST", "/v1/context", `{"budget": 300}{"budget": 400}`, http.StatusBadRequest, "body"},
+		{"context trailing data", "POST", "/v1/context", `{"budget": 300} xyz`, http.StatusBadRequest, "body"},
+		{"context duplicate key", "POST", "/v1/context", `{"budget": 300, "budget": 400}`, http.StatusBadRequest, "budget"},
+		{"context empty body", "POST", "/v1/context", ``, http.StatusBadRequest, "body"},
 		{"context bad budget", "POST", "/v1/context", `{"budget": -3}`, http.StatusBadRequest, "budget"},
 		{"context other tenant", "POST", "/v1/context", `{"tenant": "globex"}`, http.StatusForbidden, ""},
 		{"resume bad budget", "GET", "/v1/resume?budget=lots", "", http.StatusBadRequest, "budget"},

@@ -42,6 +42,14 @@ type ImportResponse struct {
 	Field    string               `json:"field,omitempty"`
 }
 
+// SetImportRules sets what import checks beyond a record's own validity:
+// how far into the future its timestamps may lie (memory.DefaultMaxFutureSkew
+// when zero) and which domains the registry knows (any well-formed domain
+// when nil).
+func (q *Query) SetImportRules(maxFutureSkew time.Duration, knownDomain func(string) bool) {
+	q.maxFutureSkew, q.knownDomain = maxFutureSkew, knownDomain
+}
+
 // SetEmbedder gives the module the embedding model of the store and the
 // embedder's way of turning a memory into a vector (embedder.Vectorizer),
 // which import needs for records without a vector of that model.
@@ -101,7 +109,7 @@ func (q *Query) readImport(w http.ResponseWriter, r *http.Request, tenant string
 			return mems, bad, nil
 		}
 		if err == nil {
-			err = snapshot.Prepare(&m, tenant, rd.Line(), now)
+			err = snapshot.Prepare(&m, tenant, rd.Line(), snapshot.Rules{Now: now, MaxFutureSkew: q.maxFutureSkew, KnownDomain: q.knownDomain})
 		}
 		if err == nil {
 			err = seen.Add(m.ID, rd.Line())

@@ -59,6 +59,9 @@ type Query struct {
 	// operator's archived retention.
 	deleted *prometheus.CounterVec
 	tokens  *tokenCache // counts content tokens for stats
+	// maxFutureSkew and knownDomain are import's rules (SetImportRules).
+	maxFutureSkew time.Duration
+	knownDomain   func(string) bool
 	// model and vectors embed imported records (SetEmbedder).
 	model   embed.Embedder
 	vectors *embedder.Vectorizer

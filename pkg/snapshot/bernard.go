@@ -1,12 +1,12 @@
 package snapshot
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"time"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/strictjson"
 )
 
 // BernardModel is the model of Bernard's embeddings: all-MiniLM-L6-v2 from
@@ -58,8 +58,12 @@ type BernardOptions struct {
 // Entries are not validated here beyond what the mapping needs; the import
 // validates every record.
 func Bernard(r io.Reader, opts BernardOptions) ([]memory.Memory, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read memories.json: %w", err)
+	}
 	var entries []bernardMemory
-	if err := json.NewDecoder(r).Decode(&entries); err != nil {
+	if err := strictjson.Unmarshal(data, &entries); err != nil {
 		return nil, fmt.Errorf("read memories.json (a JSON array of facts): %w", err)
 	}
 	ns := opts.Namespace

@@ -12,16 +12,21 @@ import (
 // Prepare makes a decoded record ready to store for tenant: the tenant is
 // always the caller's (a file never chooses it), missing timestamps are
 // filled (created now, modified when created), and the record is validated.
-// A bad record is a *LineError for line.
-func Prepare(m *memory.Memory, tenant string, line int, now time.Time) error {
+// Beyond Validate, a record must pass the import's own checks (Rules). A
+// bad record is a *LineError for line.
+func Prepare(m *memory.Memory, tenant string, line int, r Rules) error {
 	m.Tenant = tenant
 	if m.CreatedAt.IsZero() {
-		m.CreatedAt = now.UTC()
+		m.CreatedAt = r.Now.UTC()
 	}
 	if m.ModifiedAt.IsZero() {
 		m.ModifiedAt = m.CreatedAt
 	}
-	if err := m.Validate(); err != nil {
+	err := m.Validate()
+	if err == nil {
+		err = checkImport(m, r)
+	}
+	if err != nil {
 		le := &LineError{Line: line, Message: err.Error()}
 		var fe *memory.FieldError
 		if errors.As(err, &fe) {
@@ -49,7 +54,7 @@ func Check(r io.Reader, maxErrors int, now time.Time) (int, []LineError, error) 
 			return records, bad, nil
 		}
 		if err == nil {
-			err = Prepare(&m, memory.DefaultTenant, rd.Line(), now)
+			err = Prepare(&m, memory.DefaultTenant, rd.Line(), Rules{Now: now})
 		}
 		if err == nil {
 			err = seen.Add(m.ID, rd.Line())

@@ -3,12 +3,12 @@ package snapshot
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/strictjson"
 )
 
 // MaxLineBytes bounds one NDJSON line. The longest record (8192 characters
@@ -89,13 +89,17 @@ func (r *Reader) Next() (memory.Memory, error) {
 
 func (r *Reader) decode(line []byte) (memory.Memory, error) {
 	var m memory.Memory
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&m); err != nil {
-		return memory.Memory{}, &LineError{Line: r.line, Message: "not a memory record: " + err.Error()}
-	}
-	if dec.More() {
-		return memory.Memory{}, &LineError{Line: r.line, Message: "has data after the JSON object (one memory per line)"}
+	if err := strictjson.Unmarshal(line, &m); err != nil {
+		le := &LineError{Line: r.line, Message: "not a memory record: " + err.Error()}
+		var fe *memory.FieldError
+		if errors.As(err, &fe) {
+			le.Field, le.Message = fe.Field, "not a memory record: "+fe.Reason
+			if fe.Field == "body" {
+				le.Field = ""
+				le.Message = "not a memory record (one JSON object per line): " + fe.Reason
+			}
+		}
+		return memory.Memory{}, le
 	}
 	return m, nil
 }

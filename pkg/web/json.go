@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/strictjson"
 )
 
 // MaxBodyBytes bounds a request body.
@@ -45,24 +46,17 @@ func Unavailable(w http.ResponseWriter, retryAfter time.Duration, err error) {
 	WriteError(w, http.StatusServiceUnavailable, "unavailable", err)
 }
 
-// DecodeJSON reads a bounded JSON body into v, rejecting unknown fields and
-// trailing data; errors are client errors.
+// DecodeJSON reads a bounded JSON body into v with strictjson.Unmarshal:
+// unknown fields, repeated keys and trailing data are refused with a
+// *memory.FieldError naming the field (a client error).
 func DecodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
-	body := http.MaxBytesReader(w, r.Body, MaxBodyBytes)
-	dec := json.NewDecoder(body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return fmt.Errorf("request body is larger than %d bytes", MaxBodyBytes)
+			return &memory.FieldError{Field: "body", Reason: fmt.Sprintf("is larger than %d bytes", MaxBodyBytes)}
 		}
-		if errors.Is(err, io.EOF) {
-			return errors.New("request body is empty")
-		}
-		return fmt.Errorf("request body: %w", err)
+		return fmt.Errorf("read request body: %w", err)
 	}
-	if dec.More() {
-		return errors.New("request body has data after the JSON value")
-	}
-	return nil
+	return strictjson.Unmarshal(body, v)
 }
