@@ -2,7 +2,6 @@ package consolidate
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -260,10 +259,4 @@ func (r *run) applyAudit(c checked, model string) {
 		}
 		r.stats.Merged++
 	}
-}
-
-// opsJSON is for log lines.
-func opsJSON(ops []auditOp) string {
-	b, _ := json.Marshal(ops)
-	return string(b)
 }

@@ -110,39 +110,17 @@ func (r *run) reject(m *memory.Memory, why, decider, model string) {
 }
 
 func (r *run) gateLLM(ctx context.Context, batch []*memory.Memory) {
-	var b strings.Builder
-	handles := map[string]*memory.Memory{}
-	for i, m := range batch {
-		h := fmt.Sprintf("m%d", i+1)
-		handles[h] = m
-		b.WriteString(line(h, m))
+	note := func(m *memory.Memory) string {
+		var n string
 		if m.AccessCount >= 30 {
-			fmt.Fprintf(&b, " [recalled %d times]", m.AccessCount)
+			n += fmt.Sprintf(" [recalled %d times]", m.AccessCount)
 		}
 		if m.RepetitionCount >= 2 {
-			fmt.Fprintf(&b, " [restated %d times]", m.RepetitionCount)
+			n += fmt.Sprintf(" [restated %d times]", m.RepetitionCount)
 		}
-		b.WriteByte('\n')
+		return n
 	}
-	var ans struct {
-		Decisions []struct {
-			ID       string `json:"id"`
-			Decision string `json:"decision"`
-			Category string `json:"category"`
-			Reason   string `json:"reason"`
-		} `json:"decisions"`
-	}
-	model, err := r.ask(ctx, "gate", llm.TierGate, gateSystem, b.String(), &ans)
-	if err != nil {
-		r.c.log.WarnContext(ctx, "gate call failed; its candidates wait for the next epoch", "tenant", r.tenant, "candidates", len(batch), "error", err)
-		return
-	}
-	for _, d := range ans.Decisions {
-		m := handles[strings.TrimSpace(d.ID)]
-		if m == nil {
-			continue
-		}
-		delete(handles, strings.TrimSpace(d.ID))
+	r.decideBatch(ctx, "gate", llm.TierGate, gateSystem, batch, note, func(m *memory.Memory, d decision, model string) {
 		why := strings.TrimSpace(d.Category + ": " + d.Reason)
 		switch strings.ToLower(d.Decision) {
 		case "approve":
@@ -150,7 +128,7 @@ func (r *run) gateLLM(ctx context.Context, batch []*memory.Memory) {
 		case "reject":
 			r.reject(m, why, DecidedByLLM, model)
 		}
-	}
+	})
 }
 
 type gateVerdict int

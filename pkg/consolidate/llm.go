@@ -46,6 +46,50 @@ func (r *run) ask(ctx context.Context, component string, tier llm.Tier, system, 
 	return resp.Model, nil
 }
 
+// decision is one per-memory answer of a batch call (triage, gate).
+type decision struct {
+	ID         string `json:"id"`
+	Action     string `json:"action"`   // triage: promote | keep
+	Decision   string `json:"decision"` // gate: approve | reject
+	Procedural bool   `json:"procedural"`
+	Category   string `json:"category"`
+	Reason     string `json:"reason"`
+}
+
+// decideBatch shows the batch to the LLM under short handles (m1, m2, …;
+// note adds to a memory's line) and calls apply for each decision that
+// names one of them, once. Memories the answer leaves out, or all of them
+// when the call fails, wait for the next epoch.
+func (r *run) decideBatch(ctx context.Context, component string, tier llm.Tier, system string, batch []*memory.Memory,
+	note func(*memory.Memory) string, apply func(m *memory.Memory, d decision, model string)) {
+	var b strings.Builder
+	handles := map[string]*memory.Memory{}
+	for i, m := range batch {
+		h := fmt.Sprintf("m%d", i+1)
+		handles[h] = m
+		b.WriteString(line(h, m))
+		if note != nil {
+			b.WriteString(note(m))
+		}
+		b.WriteByte('\n')
+	}
+	var ans struct {
+		Decisions []decision `json:"decisions"`
+	}
+	model, err := r.ask(ctx, component, tier, system, b.String(), &ans)
+	if err != nil {
+		r.c.log.WarnContext(ctx, component+" call failed; its memories wait for the next epoch", "tenant", r.tenant, "memories", len(batch), "error", err)
+		return
+	}
+	for _, d := range ans.Decisions {
+		h := strings.TrimSpace(d.ID)
+		if m := handles[h]; m != nil {
+			delete(handles, h)
+			apply(m, d, model)
+		}
+	}
+}
+
 // line is how a memory is shown to the LLM: a short handle and its text.
 func line(handle string, m *memory.Memory) string {
 	var b strings.Builder

@@ -2,7 +2,6 @@ package consolidate
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -353,15 +352,3 @@ var updateBatch = 2000
 
 // cloneMem copies m deeply enough that changing the copy leaves m alone.
 func cloneMem(m *memory.Memory) memory.Memory { return m.Clone() }
-
-// snapshot is a memory as the audit log keeps it: every field but the
-// vector.
-func snapshot(ms []memory.Memory) json.RawMessage {
-	out := make([]memory.Memory, len(ms))
-	for i, m := range ms {
-		m.Vector = nil
-		out[i] = m
-	}
-	b, _ := json.Marshal(out)
-	return b
-}

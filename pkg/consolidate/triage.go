@@ -2,7 +2,6 @@ package consolidate
 
 import (
 	"context"
-	"fmt"
 	"regexp"
 	"strings"
 
@@ -61,40 +60,14 @@ func (r *run) keepTriaged(m *memory.Memory, why, decider, model string) {
 
 // triageLLM asks the gate tier about one batch.
 func (r *run) triageLLM(ctx context.Context, batch []*memory.Memory) {
-	var b strings.Builder
-	handles := map[string]*memory.Memory{}
-	for i, m := range batch {
-		h := fmt.Sprintf("m%d", i+1)
-		handles[h] = m
-		b.WriteString(line(h, m))
-		b.WriteByte('\n')
-	}
-	var ans struct {
-		Decisions []struct {
-			ID         string `json:"id"`
-			Action     string `json:"action"`
-			Procedural bool   `json:"procedural"`
-		} `json:"decisions"`
-	}
-	model, err := r.ask(ctx, "triage", llm.TierGate, triageSystem, b.String(), &ans)
-	if err != nil {
-		r.c.log.WarnContext(ctx, "triage call failed; its memories wait for the next epoch", "tenant", r.tenant, "memories", len(batch), "error", err)
-		return
-	}
-	for _, d := range ans.Decisions {
-		m := handles[strings.TrimSpace(d.ID)]
-		if m == nil {
-			continue
-		}
-		delete(handles, strings.TrimSpace(d.ID))
+	r.decideBatch(ctx, "triage", llm.TierGate, triageSystem, batch, nil, func(m *memory.Memory, d decision, model string) {
 		switch strings.ToLower(d.Action) {
 		case "promote":
 			r.promoteTriaged(m, d.Procedural, "the triage model promoted it", DecidedByLLM, model)
 		case "keep":
 			r.keepTriaged(m, "the triage model kept it in the buffer", DecidedByLLM, model)
 		}
-	}
-	// Memories the answer left out are asked about again next epoch.
+	})
 }
 
 type triageVerdict int
