@@ -33,8 +33,77 @@ func Unmarshal(data []byte, v any) error {
 }
 
 // Check verifies that data holds exactly one well-formed JSON value with
-// no repeated key in any object; it does not decode.
+// no repeated key in any object; it does not decode. Well-formed input
+// without a repeated key (every request a client gets right) is checked by
+// a byte scan; anything else is walked token by token for the error that
+// names the field.
 func Check(data []byte) error {
+	if json.Valid(data) && !repeatsKey(data) {
+		return nil
+	}
+	return walk(data)
+}
+
+// repeatsKey reports whether an object of data, which must be one valid
+// JSON value, may repeat a key (case folded). A "maybe" sends the input to
+// walk, which decides exactly; the scan only has to miss nothing.
+func repeatsKey(data []byte) bool {
+	type obj struct {
+		start     int // this object's first key in keys
+		expectKey bool
+	}
+	var objs []obj
+	var keys []string
+	var inObject []bool // per open container: an object?
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; c {
+		case '{':
+			inObject = append(inObject, true)
+			objs = append(objs, obj{start: len(keys), expectKey: true})
+		case '[':
+			inObject = append(inObject, false)
+		case '}':
+			inObject = inObject[:len(inObject)-1]
+			keys = keys[:objs[len(objs)-1].start]
+			objs = objs[:len(objs)-1]
+		case ']':
+			inObject = inObject[:len(inObject)-1]
+		case ',':
+			if n := len(inObject); n > 0 && inObject[n-1] {
+				objs[len(objs)-1].expectKey = true
+			}
+		case '"':
+			j, escaped := i+1, false
+			for ; data[j] != '"'; j++ {
+				if data[j] == '\\' {
+					escaped = true
+					j++
+				}
+			}
+			if n := len(inObject); n > 0 && inObject[n-1] && objs[len(objs)-1].expectKey {
+				top := &objs[len(objs)-1]
+				top.expectKey = false
+				key := string(data[i+1 : j])
+				if escaped {
+					if err := json.Unmarshal(data[i:j+1], &key); err != nil {
+						return true
+					}
+				}
+				for _, k := range keys[top.start:] {
+					if strings.EqualFold(k, key) {
+						return true
+					}
+				}
+				keys = append(keys, key)
+			}
+			i = j
+		}
+	}
+	return false
+}
+
+// walk checks data token by token and names what is wrong.
+func walk(data []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var stack []frame

@@ -104,10 +104,17 @@ func FuzzStrictDecode(f *testing.F) {
 		`{"id":"a"} xyz`,
 		`[1,2,{"a":[]}]`,
 		``,
+		`{"A":1,"a":2}`,
+		`{"a\"b":1,"a\\\"b":2,"x":{"a\"b":3}}`,
+		`{"k":"{\"k\":1}","K2":[{"k":1},{"k":2}]}`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// The byte scan and the token walk agree on every input.
+		if fast, slow := Check(data), walk(data); (fast == nil) != (slow == nil) {
+			t.Fatalf("Check(%q) = %v but the token walk says %v", data, fast, slow)
+		}
 		var strict outer
 		err := Unmarshal(data, &strict)
 		if err != nil {
