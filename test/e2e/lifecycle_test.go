@@ -49,7 +49,7 @@ func keyedMemory(tenant, id, key, content string, ts time.Time) map[string]any {
 // consolidateUntil asks for epochs until cond holds.
 func consolidateUntil(t *testing.T, base, tenant, what string, cond func() error) {
 	t.Helper()
-	eventually(t, 60*time.Second, what, func() error {
+	eventually(t, 120*time.Second, what, func() error {
 		if err := cond(); err == nil {
 			return nil
 		}

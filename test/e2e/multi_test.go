@@ -39,7 +39,9 @@ func startCluster(t *testing.T) *cluster {
 		"--insecure"}
 	c := &cluster{procs: map[string]*proc{}, dsn: dsn, llm: llmtest.New(t)}
 	c.llm.Handle(lifecycleScript)
-	withLLM := []string{"--llm-url", c.llm.URL(), "--llm-level", "full", "--llm-model", "scripted", "--triage-min-age", "0s"}
+	withLLM := []string{"--llm-url", c.llm.URL(), "--llm-level", "full", "--llm-model", "scripted", "--triage-min-age", "0s",
+		// A consolidator killed mid-epoch holds its lease until it expires.
+		"--consolidate-lease-ttl", "5s"}
 	store := newProc(t, bins, "recollect", append([]string{"run", "--target", "store", "--data-dir", filepath.Join(data, "store")}, common...)...)
 	store.start(t)
 	c.procs["store"] = store
