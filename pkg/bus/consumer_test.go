@@ -307,6 +307,11 @@ func TestReopenKeepsMessages(t *testing.T) {
 	cfg := Config{DataDir: dir}
 	b := openWith(t, cfg)
 	cc := fastConsumer("durable")
+	// Stopping the first consumer can leave its last pull request alive on
+	// the server until it expires; a message published meanwhile is
+	// delivered to that dead inbox and comes back only after AckWait. Keep
+	// AckWait short so that redelivery falls inside the test's deadline.
+	cc.HandlerTimeout, cc.AckWait = time.Second, 2*time.Second
 	all := msgs("acme", 3, "r")
 	if err := b.Publish(ctxT(t), all[0]); err != nil {
 		t.Fatalf("publish: %v", err)
