@@ -31,6 +31,12 @@ type Config struct {
 	// EmbeddedListen exposes the embedded server on host:port ("" keeps it
 	// in-process only; port 0 picks a free one).
 	EmbeddedListen string
+	// EmbeddedSync is how often the embedded server fsyncs its JetStream
+	// store: a duration, or "always" to fsync every write before it is
+	// acknowledged. "" is nats-server's default (2m): an acknowledged event
+	// survives kill -9 of the process but not a power failure within that
+	// interval.
+	EmbeddedSync string
 	// CredsFile is a NATS credentials file for URL.
 	CredsFile string
 	// ClientName names the connection in the server's monitoring.
@@ -50,6 +56,7 @@ type Config struct {
 func (c *Config) RegisterFlags(prefix string, fs *pflag.FlagSet) {
 	fs.StringVar(&c.URL, prefix+"nats-url", "", "NATS server URL(s), comma-separated; empty runs an embedded server in the data dir")
 	fs.StringVar(&c.EmbeddedListen, prefix+"nats-embedded-listen", "", "host:port where the embedded NATS server accepts clients (empty: in-process only)")
+	fs.StringVar(&c.EmbeddedSync, prefix+"nats-embedded-sync", "", `how often the embedded NATS server fsyncs its store: a duration, or "always" (every write, before its ack); empty: nats-server's default, 2m`)
 	fs.StringVar(&c.CredsFile, prefix+"nats-creds", "", "NATS credentials file")
 	fs.IntVar(&c.Replicas, prefix+"nats-replicas", 1, "replicas of each JetStream stream")
 	fs.DurationVar(&c.MaxAge, prefix+"nats-max-age", DefaultMaxAge, "maximum age of a message in a stream")
@@ -81,6 +88,9 @@ func (c *Config) Validate() error {
 	}
 	if d.DuplicateWindow > d.MaxAge {
 		errs = append(errs, fmt.Errorf("nats-duplicate-window %s exceeds nats-max-age %s", d.DuplicateWindow, d.MaxAge))
+	}
+	if _, _, err := d.embeddedSync(); err != nil {
+		errs = append(errs, err)
 	}
 	if d.EmbeddedListen != "" {
 		if _, _, err := splitListen(d.EmbeddedListen); err != nil {
@@ -119,6 +129,24 @@ func (c Config) withDefaults() Config {
 		c.ClientName = "recollect"
 	}
 	return c
+}
+
+// embeddedSync parses EmbeddedSync into nats-server's interval and
+// always-sync setting (0, false: the server's default).
+func (c Config) embeddedSync() (time.Duration, bool, error) {
+	switch {
+	case c.EmbeddedSync == "":
+		return 0, false, nil
+	case c.URL != "":
+		return 0, false, errors.New("nats-embedded-sync applies only without nats-url")
+	case c.EmbeddedSync == "always":
+		return 0, true, nil
+	}
+	d, err := time.ParseDuration(c.EmbeddedSync)
+	if err != nil || d <= 0 {
+		return 0, false, fmt.Errorf(`nats-embedded-sync %q: must be "always" or a positive duration`, c.EmbeddedSync)
+	}
+	return d, false, nil
 }
 
 // splitListen parses host:port; port 0 becomes the server's "any free port".

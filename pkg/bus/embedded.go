@@ -37,6 +37,11 @@ func startEmbedded(cfg Config, log *slog.Logger) (*server.Server, error) {
 		NoSigs:            true,
 		DontListen:        cfg.EmbeddedListen == "",
 	}
+	interval, always, err := cfg.embeddedSync()
+	if err != nil {
+		return nil, fmt.Errorf("start embedded nats: %w", err)
+	}
+	opts.SyncInterval, opts.SyncAlways = interval, always
 	if cfg.EmbeddedListen != "" {
 		host, port, err := splitListen(cfg.EmbeddedListen)
 		if err != nil {

@@ -90,6 +90,11 @@ func TestConfigValidate(t *testing.T) {
 		{"listen ok", Config{EmbeddedListen: "127.0.0.1:0"}, false},
 		{"listen bad", Config{EmbeddedListen: "localhost"}, true},
 		{"listen with url", Config{URL: "nats://a:4222", EmbeddedListen: "127.0.0.1:4222"}, true},
+		{"sync always", Config{EmbeddedSync: "always"}, false},
+		{"sync interval", Config{EmbeddedSync: "1s"}, false},
+		{"sync garbage", Config{EmbeddedSync: "sometimes"}, true},
+		{"sync zero", Config{EmbeddedSync: "0s"}, true},
+		{"sync with url", Config{URL: "nats://a:4222", EmbeddedSync: "always"}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -140,5 +145,19 @@ func TestDefaultBackoff(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestEmbeddedSyncSetting(t *testing.T) {
+	b := openWith(t, Config{DataDir: t.TempDir(), EmbeddedSync: "always"})
+	if !b.srv.JetStreamConfig().SyncAlways {
+		t.Error(`nats-embedded-sync "always": the embedded server does not sync every write`)
+	}
+	if err := b.Publish(ctxT(t), msgs("acme", 1, "sync")[0]); err != nil {
+		t.Fatalf("publish with sync always: %v", err)
+	}
+	b2 := openWith(t, Config{DataDir: t.TempDir(), EmbeddedSync: "250ms"})
+	if got := b2.srv.JetStreamConfig().SyncInterval; got != 250*time.Millisecond {
+		t.Errorf("sync interval %s, want 250ms", got)
 	}
 }
