@@ -406,6 +406,11 @@ func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
 	for _, mount := range a.queryRoutes {
 		mount(a.web.Handle, a.web.URL())
 	}
+	// Learns with wait=true are answered from the embedder's stored events.
+	unwatch, err := a.bus.Watch(bus.AllStored, q.OnStored)
+	if err != nil {
+		return nil, err
+	}
 	// Stopping waits for access touches in flight, before the store closes.
-	return modules.Funcs{StopFunc: func(context.Context) error { r.Wait(); return nil }}, nil
+	return modules.Funcs{StopFunc: func(context.Context) error { r.Wait(); return unwatch() }}, nil
 }

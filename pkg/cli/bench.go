@@ -18,6 +18,7 @@ func newBenchCmd() *cobra.Command {
 	cmd.AddCommand(newBenchEmbedCmd())
 	cmd.AddCommand(newBenchStoreCmd())
 	cmd.AddCommand(newBenchRecallCmd())
+	cmd.AddCommand(newBenchLearnCmd())
 	cmd.AddCommand(newBenchConsolidateCmd())
 	return cmd
 }

@@ -125,6 +125,33 @@ func TestBenchRecallCommand(t *testing.T) {
 	}
 }
 
+func TestBenchLearnCommand(t *testing.T) {
+	res := runBench(t, "learn", "--memories", "50", "--learns", "6", "--writers", "1,3", "--duplicates", "4")
+	for _, k := range []string{"p50_ms", "p99_ms", "qps"} {
+		positive(t, res, k)
+	}
+	runs, _ := res["runs"].([]any)
+	if len(runs) != 2 {
+		t.Fatalf("runs = %v, want one per writer count", res["runs"])
+	}
+	for i, want := range []float64{1, 3} {
+		run := runs[i].(map[string]any)
+		if run["writers"] != want || run["learns"] != 6.0 || run["timed_out"] != 0.0 || run["merged"] != 0.0 {
+			t.Errorf("run %d = %v, want %v writers, 6 learns, none timed out or merged", i, run, want)
+		}
+	}
+	// Every reworded re-learn is folded into the memory it restates, and
+	// answered as merged rather than after the wait runs out.
+	dup, _ := res["duplicates"].(map[string]any)
+	if dup["learns"] != 4.0 || dup["merged"] != 4.0 || dup["timed_out"] != 0.0 {
+		t.Errorf("duplicates = %v, want 4 learns, all merged, none timed out", dup)
+	}
+	m, _ := res["machine"].(map[string]any)
+	if m["go_version"] == "" || m["cpus"] == 0.0 {
+		t.Errorf("machine = %v, want the Go version and CPU count", m)
+	}
+}
+
 func TestExactTopKFindsItself(t *testing.T) {
 	c := newCorpus(3)
 	slab, idx := c.tenantSlab(1, 30)
@@ -205,6 +232,8 @@ func TestBenchProgressOnTerminal(t *testing.T) {
 			[]string{"filling the store 100% |", "(300/300", "timing searches 100% |", "(4/4"}},
 		{[]string{"recall", "--memories", "100", "--queries", "6", "--concurrency", "2", "--single-queries", "2", "--learn-waits", "2"},
 			[]string{"filling the store 100% |", "recalls from 1 clients 100% |", "(2/2", "recalls from 2 clients 100% |", "(6/6", "learns with wait 100% |"}},
+		{[]string{"learn", "--memories", "20", "--learns", "3", "--writers", "2", "--duplicates", "2"},
+			[]string{"filling the store 100% |", "warm-up 100% |", "learns from 2 writers 100% |", "(3/3", "duplicates 100% |", "(2/2"}},
 		{[]string{"ingest", "--events", "40", "--batch", "10", "--clients", "2"},
 			[]string{"posting events 100% |", "(40/40"}},
 		{[]string{"extract", "--conversations", "5", "--turns", "2", "--handled", "7", "--extractions", "2", "--model-delay", "0s"},

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 )
@@ -47,4 +48,39 @@ func procStatusMB(field string) (float64, error) {
 		return 0, fmt.Errorf("read %s: %w", field, err)
 	}
 	return 0, fmt.Errorf("no %s in /proc/self/status", field)
+}
+
+// Machine is what every benchmark records about where it ran.
+type Machine struct {
+	CPU        string  `json:"cpu"`
+	CPUs       int     `json:"cpus"`
+	GOMAXPROCS int     `json:"gomaxprocs"`
+	GoVersion  string  `json:"go_version"`
+	OS         string  `json:"os"`
+	Arch       string  `json:"arch"`
+	LoadAvg1m  float64 `json:"load_avg_1m"`
+}
+
+// thisMachine describes the machine now (the load average changes).
+func thisMachine() Machine {
+	return Machine{CPU: cpuModel(), CPUs: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0), GoVersion: runtime.Version(),
+		OS: runtime.GOOS, Arch: runtime.GOARCH, LoadAvg1m: loadAverage()}
+}
+
+func (m Machine) String() string {
+	return fmt.Sprintf("%s, %d CPUs (GOMAXPROCS %d), %s %s/%s, load %.2f", m.CPU, m.CPUs, m.GOMAXPROCS, m.GoVersion, m.OS, m.Arch, m.LoadAvg1m)
+}
+
+// cpuModel is the first "model name" of /proc/cpuinfo ("unknown" elsewhere).
+func cpuModel() string {
+	data, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return "unknown"
+	}
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown"
 }

@@ -36,7 +36,7 @@ type Config struct {
 func (c *Config) RegisterFlags(prefix string, fs *pflag.FlagSet) {
 	fs.IntVar(&c.Concurrency, prefix+"embedder-concurrency", 32, "facts handled at once (they share model batches)")
 	fs.IntVar(&c.BatchSize, prefix+"embedder-batch-size", 32, "most texts in one model call")
-	fs.DurationVar(&c.BatchLinger, prefix+"embedder-batch-linger", 5*time.Millisecond, "how long a model batch waits to fill")
+	fs.DurationVar(&c.BatchLinger, prefix+"embedder-batch-linger", 0, "how long a model batch waits to fill; 0 batches what arrives while the model is busy, adding no wait")
 	fs.Float64Var(&c.DedupThreshold, prefix+"dedup-threshold", 0.92, "cosine similarity at or above which a new fact reinforces an existing memory instead of being inserted (the pair must also pass --"+prefix+"dedup-jaccard)")
 	fs.Float64Var(&c.DedupJaccard, prefix+"dedup-jaccard", 0.5, "token-set Jaccard similarity of the normalised contents that a near duplicate must exceed before its cosine counts (0: any shared term)")
 	fs.IntVar(&c.DedupCandidates, prefix+"dedup-candidates", 5, "nearest memories compared with each new fact for dedup and insert-merge")
@@ -56,6 +56,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("embedder-concurrency must be at least 1 (got %d)", c.Concurrency)
 	case c.BatchSize < 1:
 		return fmt.Errorf("embedder-batch-size must be at least 1 (got %d)", c.BatchSize)
+	case c.BatchLinger < 0:
+		return fmt.Errorf("embedder-batch-linger must not be negative (got %s)", c.BatchLinger)
 	case c.DedupThreshold <= 0 || c.DedupThreshold > 1:
 		return fmt.Errorf("dedup-threshold must be in (0, 1] (got %g)", c.DedupThreshold)
 	case c.DedupJaccard < 0 || c.DedupJaccard >= 1:

@@ -46,18 +46,19 @@ func learnWaitOptions(w http.ResponseWriter, r *http.Request, req *LearnRequest)
 	return wait, timeout, true
 }
 
-// awaitStored answers a learn with wait once its memory is in the store:
-// 201 with the memory under the id the learn predicted, or, when the wait
-// runs out, 201 with the memory that records the event among its sources
-// (a near-duplicate that absorbed it, or content the filters rewrote:
-// Merged), or 202 with Stored false. The store has no per-event log, so the
-// source check is one dry recall of the content, done once at the end.
-func (q *Query) awaitStored(w http.ResponseWriter, r *http.Request, e *memory.Event, resp LearnResponse, timeout time.Duration) {
+// awaitStored answers a learn with wait once its memory is in the store.
+// The embedder's stored event for the learn's event says which memory took
+// it — the new one, or the near-duplicate that absorbed it — as soon as it
+// decided; the store is also polled, with a doubling backoff, in case the
+// event is missed (the feed is at-most-once, or not wired). When the wait
+// runs out, a recall looks for a memory listing the event as a source;
+// failing that the answer is 202 with stored false.
+func (q *Query) awaitStored(w http.ResponseWriter, r *http.Request, e *memory.Event, resp LearnResponse, feed <-chan memory.StoredEvent, timeout time.Duration) {
 	ctx, cancel := context.WithTimeout(r.Context(), timeout)
 	defer cancel()
-	m, err := q.pollMemory(ctx, e.Tenant, resp.MemoryID)
+	m, merged, err := q.waitMemory(ctx, e.Tenant, resp.MemoryID, feed)
 	if err == nil {
-		q.writeStored(w, resp, m, false)
+		q.writeStored(w, resp, m, merged)
 		return
 	}
 	if r.Context().Err() != nil {
@@ -78,38 +79,46 @@ func (q *Query) awaitStored(w http.ResponseWriter, r *http.Request, e *memory.Ev
 	web.WriteJSON(w, http.StatusAccepted, resp)
 }
 
+// waitMemory waits for the memory that took the learn: named by a stored
+// event, or found under id by polling. merged says another memory absorbed
+// it (a duplicate or near-duplicate was reinforced).
+func (q *Query) waitMemory(ctx context.Context, tenant, id string, stored <-chan memory.StoredEvent) (memory.Memory, bool, error) {
+	delay := waitFirstPoll
+	for {
+		m, err := q.store.Get(ctx, tenant, id)
+		if err == nil {
+			return m, false, nil
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			if ctx.Err() != nil {
+				return memory.Memory{}, false, ctx.Err()
+			}
+			return memory.Memory{}, false, fmt.Errorf("get memory %s: %w", id, err)
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return memory.Memory{}, false, ctx.Err()
+		case ev := <-stored:
+			t.Stop()
+			m, err := q.store.Get(ctx, tenant, ev.ID)
+			if err != nil {
+				return memory.Memory{}, false, fmt.Errorf("get memory %s named by its stored event: %w", ev.ID, err)
+			}
+			return m, ev.ID != id && ev.Op != memory.StoredInserted, nil
+		case <-t.C:
+		}
+		delay = min(2*delay, waitMaxPoll)
+	}
+}
+
 func (q *Query) writeStored(w http.ResponseWriter, resp LearnResponse, m memory.Memory, merged bool) {
 	stored := true
 	m.Vector = nil
 	resp.Stored, resp.Merged, resp.Memory = &stored, merged, &m
 	resp.MemoryID = m.ID
 	web.WriteJSON(w, http.StatusCreated, resp)
-}
-
-// pollMemory reads the memory with a doubling backoff until it is found or
-// ctx ends.
-func (q *Query) pollMemory(ctx context.Context, tenant, id string) (memory.Memory, error) {
-	delay := waitFirstPoll
-	for {
-		m, err := q.store.Get(ctx, tenant, id)
-		if err == nil {
-			return m, nil
-		}
-		if !errors.Is(err, store.ErrNotFound) {
-			if ctx.Err() != nil {
-				return memory.Memory{}, ctx.Err()
-			}
-			return memory.Memory{}, fmt.Errorf("get memory %s: %w", id, err)
-		}
-		t := time.NewTimer(delay)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return memory.Memory{}, ctx.Err()
-		case <-t.C:
-		}
-		delay = min(2*delay, waitMaxPoll)
-	}
 }
 
 // memoryWithSource looks, by a dry recall of the event's content, for a

@@ -70,11 +70,14 @@ type Query struct {
 	// reindexes records and reads reindex requests' state
 	// (SetReindexStatuses).
 	reindexes *embedder.ReindexStatuses
+	// waiters are the learns with wait=true, answered from the stored
+	// events fed to OnStored.
+	waiters *storedWaiters
 }
 
 // New builds the module.
 func New(r *recall.Recaller, st store.Store, pub Publisher, trees TreeLoader, reg prometheus.Registerer, log *slog.Logger, now func() time.Time) *Query {
-	q := &Query{recaller: r, store: st, pub: pub, trees: trees, log: log, now: now, tokens: newTokenCache()}
+	q := &Query{recaller: r, store: st, pub: pub, trees: trees, log: log, now: now, tokens: newTokenCache(), waiters: newStoredWaiters()}
 	q.latency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "recollect_query_duration_seconds", Help: "Query API latency by route.",
 		Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}}, []string{"route"})
 	q.deleted = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "recollect_query_deleted_total",
@@ -333,6 +336,12 @@ func (q *Query) learn(w http.ResponseWriter, r *http.Request) {
 		q.fail(w, r, "learn", err)
 		return
 	}
+	var stored <-chan memory.StoredEvent
+	if wait {
+		var cancel func()
+		stored, cancel = q.waiters.add(bus.EventMsgID(e.Tenant, e.ID))
+		defer cancel()
+	}
 	if err := q.pub.Publish(r.Context(), msg); err != nil {
 		q.fail(w, r, "learn", err)
 		return
@@ -342,7 +351,7 @@ func (q *Query) learn(w http.ResponseWriter, r *http.Request) {
 		web.WriteJSON(w, http.StatusAccepted, resp)
 		return
 	}
-	q.awaitStored(w, r, &e, resp, timeout)
+	q.awaitStored(w, r, &e, resp, stored, timeout)
 }
 
 // Stats counts a tenant's memories, archived and superseded ones included

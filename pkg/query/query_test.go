@@ -54,6 +54,11 @@ func newHarness(t *testing.T, setup ...func(*Query)) *harness {
 	}
 	t.Cleanup(r.Wait)
 	q := New(r, st, b, nil, nil, quiet, time.Now)
+	unwatch, err := b.Watch(bus.AllStored, q.OnStored)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = unwatch() })
 	for _, f := range setup {
 		f(q)
 	}
@@ -178,6 +183,43 @@ func TestLearnWait(t *testing.T) {
 		}
 		if resp.ID != "ev-1" || resp.MemoryID != id || resp.Memory.ID != id || resp.Memory.Content != content || resp.Memory.Vector != nil {
 			t.Fatalf("answer %+v does not carry memory %s without its vector", resp, id)
+		}
+	})
+
+	t.Run("the embedder's stored event answers at once with the memory that took it", func(t *testing.T) {
+		// The absorber does not list the event as a source: only the
+		// stored event can say it took the learn (the fallback after the
+		// wait would answer 202, stored false).
+		h.put(t, memory.Memory{ID: "absorber-2", Content: "the staging database lives on db-stage-3"})
+		events, err := h.bus.Conn().SubscribeSync(bus.ConvSubject("acme"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer events.Unsubscribe()
+		if err := h.bus.Conn().Flush(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan struct{})
+		var resp LearnResponse
+		var code int
+		go func() {
+			defer close(done)
+			code = h.do(t, http.MethodPost, "/v1/memories", map[string]any{"tenant": "acme", "id": "ev-3",
+				"content": "staging database: db-stage-3", "wait": true, "timeout": "20s"}, &resp)
+		}()
+		if _, err := events.NextMsg(10 * time.Second); err != nil {
+			t.Fatalf("learn event not published: %v", err)
+		}
+		other, _ := json.Marshal(memory.StoredEvent{Tenant: "acme", ID: "absorber-2", Op: memory.StoredReinforced, SourceEvent: "acme:ev-other"})
+		ev, _ := json.Marshal(memory.StoredEvent{Tenant: "acme", ID: "absorber-2", Op: memory.StoredReinforced, SourceEvent: "acme:ev-3"})
+		for i, data := range [][]byte{other, ev} {
+			if err := h.bus.Publish(context.Background(), bus.Msg{Subject: bus.StoredSubject("acme"), ID: fmt.Sprintf("stored-%d", i), Data: data}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		<-done
+		if code != http.StatusCreated || resp.Stored == nil || !*resp.Stored || !resp.Merged || resp.MemoryID != "absorber-2" || resp.Memory == nil || resp.Memory.ID != "absorber-2" {
+			t.Fatalf("answered %d %+v, want 201 merged into absorber-2", code, resp)
 		}
 	})
 

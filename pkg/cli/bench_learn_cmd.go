@@ -1,0 +1,250 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/recollect-dev/recollect/pkg/app"
+	"github.com/recollect-dev/recollect/pkg/store/local"
+)
+
+// LearnRun is one phase of `recollect bench learn`: learns with wait=true
+// from Writers concurrent clients.
+type LearnRun struct {
+	Writers  int     `json:"writers"`
+	Learns   int     `json:"learns"`
+	P50Ms    float64 `json:"p50_ms"`
+	P99Ms    float64 `json:"p99_ms"`
+	QPS      float64 `json:"qps"`
+	Merged   int     `json:"merged"`
+	TimedOut int     `json:"timed_out"`
+}
+
+// LearnResult is what `recollect bench learn --json` prints. P50Ms and
+// P99Ms are the one-writer figures; Runs has every writer count, and
+// Duplicates the learns that an existing memory absorbed.
+type LearnResult struct {
+	Memories   int        `json:"memories"`
+	P50Ms      float64    `json:"p50_ms"`
+	P99Ms      float64    `json:"p99_ms"`
+	QPS        float64    `json:"qps"`
+	Runs       []LearnRun `json:"runs"`
+	Duplicates LearnRun   `json:"duplicates"`
+	Note       string     `json:"note"`
+	Machine    Machine    `json:"machine"`
+}
+
+const learnNote = "POST /v1/memories with wait=true over loopback HTTP: ingest onto the embedded JetStream, the extractor, " +
+	"the embedder (built-in model, near-duplicate search, local store with its fsynced log) and the answer, all in this process; " +
+	"each learn is a new memory of a store pre-filled with --memories; duplicates re-learn stored contents reworded " +
+	"(a trailing period, a capital) under new event ids, which the embedder folds into the stored memory"
+
+// LearnOptions sizes a learn benchmark.
+type LearnOptions struct {
+	Memories, Learns, Duplicates int
+	Writers                      []int
+}
+
+func newBenchLearnCmd() *cobra.Command {
+	var (
+		opt        LearnOptions
+		writers    string
+		asJSON     bool
+		cpuProfile string
+	)
+	cmd := &cobra.Command{
+		Use:   "learn",
+		Short: "Write latency: POST /v1/memories with wait=true through the whole pipeline in one process, at 1 and 16 writers",
+		Args:  cobra.NoArgs,
+	}
+	cmd.Flags().IntVar(&opt.Memories, "memories", 10_000, "memories in the store before the learns")
+	cmd.Flags().IntVar(&opt.Learns, "learns", 300, "learns timed at each writer count")
+	cmd.Flags().StringVar(&writers, "writers", "1,16", "comma-separated counts of concurrent writers")
+	cmd.Flags().IntVar(&opt.Duplicates, "duplicates", 100, "learns of reworded stored contents, which the embedder folds (one writer)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		for f := range strings.SplitSeq(writers, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 {
+				return fmt.Errorf("--writers %q: want positive counts separated by commas", writers)
+			}
+			opt.Writers = append(opt.Writers, n)
+		}
+		if cpuProfile != "" {
+			stop, err := startCPUProfile(cpuProfile)
+			if err != nil {
+				return err
+			}
+			defer stop()
+		}
+		res, err := BenchLearn(cmd.Context(), opt)
+		if err != nil {
+			return err
+		}
+		if asJSON {
+			return json.NewEncoder(cmd.OutOrStdout()).Encode(res)
+		}
+		w := cmd.OutOrStdout()
+		fmt.Fprintf(w, "memories          %d\n", res.Memories)
+		line := func(label string, r LearnRun) {
+			fmt.Fprintf(w, "%-17s p50 %.2f ms, p99 %.2f ms, %.0f learns/s over %d (%d merged, %d timed out)\n",
+				label, r.P50Ms, r.P99Ms, r.QPS, r.Learns, r.Merged, r.TimedOut)
+		}
+		for _, r := range res.Runs {
+			line(fmt.Sprintf("%d writer(s)", r.Writers), r)
+		}
+		if res.Duplicates.Learns > 0 {
+			line("duplicates", res.Duplicates)
+		}
+		fmt.Fprintf(w, "machine           %s\n", res.Machine)
+		fmt.Fprintf(w, "note              %s\n", res.Note)
+		return nil
+	}
+	return cmd
+}
+
+// BenchLearn fills a local store, starts the query, extractor and embedder
+// modules on it in this process and times learns with wait=true.
+func BenchLearn(ctx context.Context, opt LearnOptions) (LearnResult, error) {
+	if opt.Memories < 1 || opt.Learns < 1 || opt.Duplicates < 0 || len(opt.Writers) == 0 {
+		return LearnResult{}, errNeed("memories, learns and writers >= 1, duplicates >= 0")
+	}
+	dir, err := os.MkdirTemp("", "recollect-bench-learn-")
+	if err != nil {
+		return LearnResult{}, err
+	}
+	defer os.RemoveAll(dir)
+	log := slog.New(slog.DiscardHandler)
+	c := newCorpus(1)
+	s, err := local.Open(filepath.Join(dir, "store"), local.WithLogger(log))
+	if err != nil {
+		return LearnResult{}, fmt.Errorf("open store to fill: %w", err)
+	}
+	if _, err := fillStore(ctx, s, c, opt.Memories); err != nil {
+		s.Close()
+		return LearnResult{}, err
+	}
+	if err := s.Close(); err != nil {
+		return LearnResult{}, fmt.Errorf("close filled store: %w", err)
+	}
+	var cfg app.Config
+	fs := pflag.NewFlagSet("bench", pflag.ContinueOnError)
+	cfg.RegisterFlags(fs, app.TargetQuery)
+	cfg.DataDir = dir
+	cfg.Web.Addr = "127.0.0.1:0"
+	cfg.Targets = []string{app.TargetQuery, app.TargetExtractor, app.TargetEmbedder}
+	a, err := app.New(cfg, log)
+	if err != nil {
+		return LearnResult{}, err
+	}
+	if err := a.Start(ctx); err != nil {
+		return LearnResult{}, err
+	}
+	defer func() { _ = a.Stop(context.WithoutCancel(ctx)) }()
+
+	maxWriters := 1
+	for _, n := range opt.Writers {
+		maxWriters = max(maxWriters, n)
+	}
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: maxWriters}}
+	url := a.Web().URL() + "/v1/memories"
+	next := opt.Memories // contents past the filled ones are new
+	body := func(i int, content string) ([]byte, error) {
+		return json.Marshal(map[string]any{"tenant": c.tenant(0), "content": content, "domain": "general", "wait": true, "timeout": learnTimeout})
+	}
+	// Warm up: the model's workspaces, the consumers' first pulls.
+	if _, err := timeLearns(ctx, client, url, 1, 5, func(i int) ([]byte, error) { return body(i, c.text(next+i)) }, "warm-up"); err != nil {
+		return LearnResult{}, err
+	}
+	next += 5
+	res := LearnResult{Memories: opt.Memories, Note: learnNote}
+	for _, n := range opt.Writers {
+		first := next
+		run, err := timeLearns(ctx, client, url, n, opt.Learns, func(i int) ([]byte, error) { return body(i, c.text(first+i)) }, "")
+		if err != nil {
+			return LearnResult{}, err
+		}
+		next += opt.Learns
+		res.Runs = append(res.Runs, run)
+	}
+	if opt.Duplicates > 0 {
+		// Reworded contents of memories learned above: a new id, the same fact.
+		dup, err := timeLearns(ctx, client, url, 1, opt.Duplicates, func(i int) ([]byte, error) {
+			t := c.text(opt.Memories + 5 + i%(next-opt.Memories-5))
+			return body(i, strings.ToUpper(t[:1])+t[1:]+".")
+		}, "duplicates")
+		if err != nil {
+			return LearnResult{}, err
+		}
+		res.Duplicates = dup
+	}
+	res.P50Ms, res.P99Ms, res.QPS = res.Runs[0].P50Ms, res.Runs[0].P99Ms, res.Runs[0].QPS
+	res.Machine = thisMachine()
+	return res, nil
+}
+
+// timeLearns posts n learns with wait=true from writers goroutines.
+func timeLearns(ctx context.Context, client *http.Client, url string, writers, n int, body func(int) ([]byte, error), label string) (LearnRun, error) {
+	if label == "" {
+		label = fmt.Sprintf("learns from %d writers", writers)
+	}
+	bar := phaseProgress(ctx, n, label, "learns")
+	defer bar.End()
+	lat := make([]time.Duration, n)
+	var (
+		next             atomic.Int64
+		merged, timedOut atomic.Int64
+		firstErr         error
+		once             sync.Once
+		wg               sync.WaitGroup
+	)
+	begin := time.Now()
+	for range writers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				b, err := body(i)
+				if err == nil {
+					var stored, m bool
+					lat[i], stored, m, err = postLearn(ctx, client, url, b)
+					if !stored {
+						timedOut.Add(1)
+					}
+					if m {
+						merged.Add(1)
+					}
+				}
+				if err != nil {
+					once.Do(func() { firstErr = err })
+					return
+				}
+				bar.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	took := time.Since(begin)
+	if firstErr != nil {
+		return LearnRun{}, firstErr
+	}
+	sortDurations(lat)
+	return LearnRun{Writers: writers, Learns: n, P50Ms: percentile(lat, 50), P99Ms: percentile(lat, 99), QPS: float64(n) / took.Seconds(),
+		Merged: int(merged.Load()), TimedOut: int(timedOut.Load())}, nil
+}
