@@ -39,6 +39,10 @@ func runBench(t *testing.T, args ...string) map[string]any {
 		}
 	}
 	positive(t, res, "qps")
+	// Every benchmark says where it ran.
+	if m, _ := res["machine"].(map[string]any); m["go_version"] == "" || m["cpu"] == "" || m["cpus"] == nil || m["load_avg_1m"] == nil {
+		t.Errorf("bench %v: machine = %v, want cpu, cpus, go_version and load_avg_1m", args, res["machine"])
+	}
 	return res
 }
 

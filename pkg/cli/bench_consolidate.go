@@ -81,6 +81,8 @@ type ConsolidateResult struct {
 	Note          string  `json:"note"`
 	GOMAXPROCS    int     `json:"gomaxprocs"`
 	CPUs          int     `json:"cpus"`
+	// Machine is where it ran: CPU, cores, Go version and the load at the end.
+	Machine Machine `json:"machine"`
 }
 
 // ConsolidateEpoch is one timed epoch.
@@ -163,6 +165,7 @@ func newBenchConsolidateCmd() *cobra.Command {
 		if err != nil {
 			return err
 		}
+		res.Machine = thisMachine()
 		if asJSON {
 			return json.NewEncoder(cmd.OutOrStdout()).Encode(res)
 		}
@@ -189,6 +192,7 @@ func printConsolidate(w io.Writer, res ConsolidateResult) {
 	fmt.Fprintf(w, "memory            peak rss %.0f MB, %.0f MB at the end\n", res.RSSMB, res.RSSEndMB)
 	fmt.Fprintf(w, "load              %.2f before, %.2f after (%d cpus)\n", res.LoadAvgBefore, res.LoadAvgAfter, res.CPUs)
 	fmt.Fprintf(w, "vectors           %s\n", res.Vectors)
+	fmt.Fprintf(w, "machine           %s\n", res.Machine)
 	fmt.Fprintf(w, "note              %s\n", res.Note)
 }
 

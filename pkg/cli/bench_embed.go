@@ -33,6 +33,8 @@ type EmbedResult struct {
 	Memories   int     `json:"memories"`
 	GOMAXPROCS int     `json:"gomaxprocs"`
 	CPUs       int     `json:"cpus"`
+	// Machine is where it ran: CPU, cores, Go version and the load at the end.
+	Machine Machine `json:"machine"`
 }
 
 // embedSentences are memory-sized facts and short questions of 6 to 14
@@ -91,6 +93,7 @@ func newBenchEmbedCmd() *cobra.Command {
 		if err != nil {
 			return err
 		}
+		res.Machine = thisMachine()
 		if asJSON {
 			return json.NewEncoder(cmd.OutOrStdout()).Encode(res)
 		}
@@ -99,6 +102,7 @@ func newBenchEmbedCmd() *cobra.Command {
 		fmt.Fprintf(w, "throughput        %.0f sentences/s on %d cores, %.0f on one\n", res.SentencesPerSec, res.GOMAXPROCS, res.SentencesPerSecPerCore)
 		fmt.Fprintf(w, "one query         p50 %.2f ms, p99 %.2f ms\n", res.QueryMsP50, res.QueryMsP99)
 		fmt.Fprintf(w, "peak rss          %.0f MB\n", res.RSSMB)
+		fmt.Fprintf(w, "machine           %s\n", res.Machine)
 		return nil
 	}
 	return cmd

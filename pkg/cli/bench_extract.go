@@ -40,6 +40,8 @@ type ExtractResult struct {
 	Memories   int     `json:"memories"`
 	GOMAXPROCS int     `json:"gomaxprocs"`
 	CPUs       int     `json:"cpus"`
+	// Machine is where it ran: CPU, cores, Go version and the load at the end.
+	Machine Machine `json:"machine"`
 }
 
 func newBenchExtractCmd() *cobra.Command {
@@ -73,6 +75,7 @@ func newBenchExtractCmd() *cobra.Command {
 		if err != nil {
 			return err
 		}
+		res.Machine = thisMachine()
 		if asJSON {
 			return json.NewEncoder(cmd.OutOrStdout()).Encode(res)
 		}
@@ -86,6 +89,7 @@ func newBenchExtractCmd() *cobra.Command {
 			fmt.Fprintf(out, "llm extraction, model %4.0f ms   latency %.2f ms, overhead mean %.2f ms, p50 %.2f ms, p99 %.2f ms (%d extractions of %d calls, %.1f facts kept)\n",
 				l.ModelMs, l.MeanMs, l.OverheadMeanMs, l.OverheadP50Ms, l.OverheadP99Ms, l.Extractions, l.CallsPerExtract, l.FactsPerExtract)
 		}
+		fmt.Fprintf(out, "machine                  %s\n", res.Machine)
 		return nil
 	}
 	return cmd

@@ -42,6 +42,8 @@ type IngestResult struct {
 	PayloadBytes int     `json:"payload_bytes"`
 	GOMAXPROCS   int     `json:"gomaxprocs"`
 	CPUs         int     `json:"cpus"`
+	// Machine is where it ran: CPU, cores, Go version and the load at the end.
+	Machine Machine `json:"machine"`
 }
 
 func newBenchIngestCmd() *cobra.Command {
@@ -72,6 +74,7 @@ func newBenchIngestCmd() *cobra.Command {
 		if err != nil {
 			return err
 		}
+		res.Machine = thisMachine()
 		if asJSON {
 			return json.NewEncoder(cmd.OutOrStdout()).Encode(res)
 		}
@@ -79,6 +82,7 @@ func newBenchIngestCmd() *cobra.Command {
 		fmt.Fprintf(cmd.OutOrStdout(), "http ingest       %.0f events/s (request p50 %.2f ms, p99 %.2f ms)\n", res.EventsPerSec, res.P50Ms, res.P99Ms)
 		fmt.Fprintf(cmd.OutOrStdout(), "raw js publish    %.0f msgs/s\n", res.RawPublishPerSec)
 		fmt.Fprintf(cmd.OutOrStdout(), "ratio             %.2f\n", res.Ratio)
+		fmt.Fprintf(cmd.OutOrStdout(), "machine           %s\n", res.Machine)
 		return nil
 	}
 	return cmd

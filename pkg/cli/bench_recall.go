@@ -54,6 +54,8 @@ type RecallResult struct {
 	Note             string  `json:"note"`
 	GOMAXPROCS       int     `json:"gomaxprocs"`
 	CPUs             int     `json:"cpus"`
+	// Machine is where it ran: CPU, cores, Go version and the load at the end.
+	Machine Machine `json:"machine"`
 }
 
 const recallNote = "POST /v1/recall over loopback HTTP to the query module in this process (built-in model embeds every query; " +
@@ -106,6 +108,7 @@ func newBenchRecallCmd() *cobra.Command {
 		if err != nil {
 			return err
 		}
+		res.Machine = thisMachine()
 		if asJSON {
 			return json.NewEncoder(cmd.OutOrStdout()).Encode(res)
 		}
@@ -117,6 +120,7 @@ func newBenchRecallCmd() *cobra.Command {
 			fmt.Fprintf(w, "learn, wait=true  p50 %.2f ms, p99 %.2f ms over %d (%d merged, %d timed out)\n",
 				res.LearnWaitP50Ms, res.LearnWaitP99Ms, res.LearnWaits, res.LearnWaitMerged, res.LearnWaitTimeout)
 		}
+		fmt.Fprintf(w, "machine           %s\n", res.Machine)
 		fmt.Fprintf(w, "note              %s\n", res.Note)
 		return nil
 	}

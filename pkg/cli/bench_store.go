@@ -64,6 +64,8 @@ type StoreResult struct {
 	Note           string  `json:"note"`
 	GOMAXPROCS     int     `json:"gomaxprocs"`
 	CPUs           int     `json:"cpus"`
+	// Machine is where it ran: CPU, cores, Go version and the load at the end.
+	Machine Machine `json:"machine"`
 }
 
 // BytesPerMemory is the store's footprint divided by its memories.
@@ -101,6 +103,7 @@ func newBenchStoreCmd() *cobra.Command {
 		if err != nil {
 			return err
 		}
+		res.Machine = thisMachine()
 		if asJSON {
 			return json.NewEncoder(cmd.OutOrStdout()).Encode(res)
 		}
@@ -113,6 +116,7 @@ func newBenchStoreCmd() *cobra.Command {
 		fmt.Fprintf(w, "inserts           %.0f memories/s (batches of %d)\n", res.InsertsPerSec, res.UpsertBatch)
 		fmt.Fprintf(w, "reopen            %.2f s\n", res.ReopenS)
 		fmt.Fprintf(w, "bytes/memory      %.0f on disk, %.0f in memory\n", res.BytesPerMemory.Disk, res.BytesPerMemory.Heap)
+		fmt.Fprintf(w, "machine           %s\n", res.Machine)
 		fmt.Fprintf(w, "note              %s\n", res.Note)
 		return nil
 	}
