@@ -19,7 +19,7 @@ func newEvalCmd() *cobra.Command {
 		Use:   "eval",
 		Short: "Measure retrieval quality on public benchmarks (no LLM)",
 	}
-	cmd.AddCommand(newEvalLoCoMoCmd())
+	cmd.AddCommand(newEvalLoCoMoCmd(), newEvalDevChatCmd())
 	return cmd
 }
 
@@ -102,10 +102,36 @@ var evalStageNames = map[string][2]string{
 // evalInProcess runs the evaluation against a Recollect started in this
 // process.
 func evalInProcess(ctx context.Context, ecfg eval.Config, acfg app.Config, progress *slog.Logger) (*eval.Report, error) {
+	var rep *eval.Report
+	err := withEvalServer(ctx, acfg, func(url string) (err error) {
+		rep, err = eval.LoCoMo(ctx, ecfg, url, progress)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	rep.Settings = evalSettings(acfg)
+	rep.Settings["captions"] = ecfg.Captions
+	return rep, nil
+}
+
+// evalSettings are the server settings that shape what an evaluation
+// measures.
+func evalSettings(acfg app.Config) map[string]any {
+	return map[string]any{
+		"recall-per-domain": acfg.Recall.PerDomain, "recall-min-relevance": acfg.Recall.MinRelevance,
+		"recall-candidates": acfg.Recall.Candidates, "dedup-threshold": acfg.Embedder.DedupThreshold,
+	}
+}
+
+// withEvalServer starts ingest, extractor, embedder and query in this
+// process (in a temporary data directory unless one is set), runs run
+// against its URL and stops it.
+func withEvalServer(ctx context.Context, acfg app.Config, run func(url string) error) error {
 	if acfg.DataDir == "" {
 		dir, err := os.MkdirTemp("", "recollect-eval-")
 		if err != nil {
-			return nil, fmt.Errorf("create eval data directory: %w", err)
+			return fmt.Errorf("create eval data directory: %w", err)
 		}
 		defer os.RemoveAll(dir)
 		acfg.DataDir = dir
@@ -113,26 +139,17 @@ func evalInProcess(ctx context.Context, ecfg eval.Config, acfg app.Config, progr
 	acfg.Targets = evalTargets
 	log, err := telemetry.NewFormatLogger(os.Stderr, acfg.LogLevel, acfg.LogFormat, isTerminal(os.Stderr))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	a, err := app.New(acfg, log)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := a.Start(ctx); err != nil {
-		return nil, err
+		return err
 	}
 	defer func() { _ = a.Stop(context.WithoutCancel(ctx)) }()
-	rep, err := eval.LoCoMo(ctx, ecfg, a.Web().URL(), progress)
-	if err != nil {
-		return nil, err
-	}
-	rep.Settings = map[string]any{
-		"recall-per-domain": acfg.Recall.PerDomain, "recall-min-relevance": acfg.Recall.MinRelevance,
-		"recall-candidates": acfg.Recall.Candidates, "dedup-threshold": acfg.Embedder.DedupThreshold,
-		"captions": ecfg.Captions,
-	}
-	return rep, nil
+	return run(a.Web().URL())
 }
 
 // setDefault changes a flag's default (and its help text when given).

@@ -81,6 +81,10 @@ type recallRequest struct {
 	PerDomain int `json:"per_domain"`
 	// Dry asks recall not to count the access: scoring must not reinforce.
 	Dry bool `json:"dry"`
+	// AsOf is the moment the question is asked at (the conversation's last
+	// session), for servers whose recall reads time relative to it; nil
+	// leaves the field out.
+	AsOf *time.Time `json:"as_of,omitempty"`
 }
 
 type recallResponse struct {
@@ -90,7 +94,12 @@ type recallResponse struct {
 }
 
 func (c *client) recall(ctx context.Context, tenant, query string, k int) ([]memory.Memory, error) {
-	body, err := json.Marshal(recallRequest{Tenant: tenant, Query: query, K: k, PerDomain: k, Dry: true})
+	return c.recallAt(ctx, tenant, query, k, nil)
+}
+
+// recallAt recalls as of a moment (nil: the server's now).
+func (c *client) recallAt(ctx context.Context, tenant, query string, k int, asOf *time.Time) ([]memory.Memory, error) {
+	body, err := json.Marshal(recallRequest{Tenant: tenant, Query: query, K: k, PerDomain: k, Dry: true, AsOf: asOf})
 	if err != nil {
 		return nil, fmt.Errorf("encode recall: %w", err)
 	}
@@ -144,7 +153,7 @@ func (c *client) do(ctx context.Context, method, path string, body []byte, out a
 		return resp.StatusCode, retry, nil
 	case resp.StatusCode/100 != 2:
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
-		return resp.StatusCode, 0, fmt.Errorf("%s %s answered %s: %s", method, path, resp.Status, bytes.TrimSpace(msg))
+		return resp.StatusCode, 0, &statusError{what: method + " " + path, status: resp.StatusCode, text: resp.Status, msg: string(bytes.TrimSpace(msg))}
 	}
 	if out == nil {
 		_, _ = io.Copy(io.Discard, resp.Body)
@@ -155,3 +164,13 @@ func (c *client) do(ctx context.Context, method, path string, body []byte, out a
 	}
 	return resp.StatusCode, 0, nil
 }
+
+// statusError is a non-2xx answer other than 503.
+type statusError struct {
+	what   string // method and path
+	status int
+	text   string // the status line's text
+	msg    string // the server's message
+}
+
+func (e *statusError) Error() string { return fmt.Sprintf("%s answered %s: %s", e.what, e.text, e.msg) }

@@ -33,11 +33,14 @@ func (r *runner) events(c *conversation) []memory.Event {
 				continue
 			}
 			c.turns[dia] = true
-			e := memory.Event{ID: "locomo:" + dia, Type: memory.EventMemory, Tenant: c.tenant,
+			e := memory.Event{ID: r.eventPrefix() + dia, Type: memory.EventMemory, Tenant: c.tenant,
 				SessionID: fmt.Sprintf("session-%d", se.Number),
 				Memory: &memory.MemoryInput{Content: TurnContent(t, r.cfg.Captions), Type: memory.TypeEpisode,
 					Tags: []string{diaTag(dia)}}}
-			if !se.Date.IsZero() {
+			switch {
+			case !t.TS.IsZero():
+				e.TS = t.TS
+			case !se.Date.IsZero():
 				e.TS = se.Date.Add(time.Duration(i) * time.Second)
 			}
 			c.sources[c.tenant+":"+e.ID] = dia
@@ -45,6 +48,14 @@ func (r *runner) events(c *conversation) []memory.Event {
 		}
 	}
 	return out
+}
+
+// eventPrefix starts every event id: the set's name and a colon.
+func (r *runner) eventPrefix() string {
+	if r.set == "" {
+		return "locomo:"
+	}
+	return r.set + ":"
 }
 
 func (r *runner) ingest(ctx context.Context) error {

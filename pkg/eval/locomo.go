@@ -56,6 +56,9 @@ type Turn struct {
 	Speaker string `json:"speaker"`
 	Text    string `json:"text"`
 	Caption string `json:"blip_caption,omitempty"`
+	// TS is the turn's own time when the data has one (DevChat); LoCoMo
+	// turns take their session's date.
+	TS time.Time `json:"-"`
 }
 
 // QA is one question. Evidence is as written in the data (possibly

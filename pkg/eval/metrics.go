@@ -117,9 +117,10 @@ type Summary struct {
 type tally struct {
 	all   Scores
 	byCat map[int]*Scores
+	name  func(int) string // names a category; LoCoMo's by default
 }
 
-func newTally() *tally { return &tally{byCat: map[int]*Scores{}} }
+func newTally() *tally { return &tally{byCat: map[int]*Scores{}, name: CategoryName} }
 
 func (t *tally) add(category int, s Scores) {
 	addScores(&t.all, s)
@@ -151,7 +152,7 @@ func meanScores(sum Scores) Scores {
 func (t *tally) summary() Summary {
 	out := Summary{Scores: meanScores(t.all), ByCategory: map[string]CategoryScores{}}
 	for c, s := range t.byCat {
-		out.ByCategory[strconv.Itoa(c)] = CategoryScores{Name: CategoryName(c), Scores: meanScores(*s)}
+		out.ByCategory[strconv.Itoa(c)] = CategoryScores{Name: t.name(c), Scores: meanScores(*s)}
 	}
 	return out
 }

@@ -25,6 +25,7 @@ type conversation struct {
 // runner holds one evaluation run.
 type runner struct {
 	cfg    Config
+	set    string // names event ids; "" is LoCoMo
 	client *client
 	log    *slog.Logger
 	convs  []*conversation
