@@ -47,9 +47,9 @@ func errorsFor(r *rand.Rand, p project) []errorDef {
 	case "Go":
 		return []errorDef{
 			{"the nil map panic", fmt.Sprintf("%s crashes on start:\n\n```\npanic: assignment to entry in nil map\n\ngoroutine 1 [running]:\nexample.com/%s/%s.(*Registry).Add(...)\n```", p.name, p.name, comp),
-				fmt.Sprintf("The Registry's map is never initialised. Create it in the constructor:\n\n```go\nfunc NewRegistry() *Registry {\n\treturn &Registry{%ss: make(map[string]*%s)}\n}\n```", thing, title(thing)), "initialise the map in the constructor"},
+				fmt.Sprintf("The Registry's map is never created; initialise the map in the constructor:\n\n```go\nfunc NewRegistry() *Registry {\n\treturn &Registry{%ss: make(map[string]*%s)}\n}\n```", thing, title(thing)), "initialise the map in the constructor"},
 			{"the data race the race detector found", fmt.Sprintf("`go test -race` fails in %s:\n\n```\nWARNING: DATA RACE\nWrite at 0x00c000124010 by goroutine 12:\n  example.com/%s/%s.(*Cache).Put()\n```", comp, p.name, comp),
-				"Two goroutines write the cache map without a lock. Guard it:\n\n```go\nfunc (c *Cache) Put(k string, v []byte) {\n\tc.mu.Lock()\n\tdefer c.mu.Unlock()\n\tc.items[k] = v\n}\n```", "guard the cache with a mutex"},
+				"Two goroutines write the cache map without a lock, so guard the cache with a mutex:\n\n```go\nfunc (c *Cache) Put(k string, v []byte) {\n\tc.mu.Lock()\n\tdefer c.mu.Unlock()\n\tc.items[k] = v\n}\n```", "guard the cache with a mutex"},
 			{"the context deadline errors", fmt.Sprintf("Calls from %s to the %s API keep failing with `context deadline exceeded` after exactly 2s.", p.name, thing),
 				"The client reuses the request context, which has a 2s budget. Give the outgoing call its own timeout:\n\n```go\nctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 10*time.Second)\ndefer cancel()\n```", "give the outgoing call its own timeout"},
 			{"the import cycle", fmt.Sprintf("Build broke: `import cycle not allowed` between %s and internal/models.", comp),
@@ -58,20 +58,20 @@ func errorsFor(r *rand.Rand, p project) []errorDef {
 	case "Python":
 		return []errorDef{
 			{"the datetime serialization error", fmt.Sprintf("The %s endpoint in %s fails:\n\n```\nTypeError: Object of type datetime is not JSON serializable\n```", thing, p.name),
-				"json.dumps doesn't know datetimes. Pass a default:\n\n```python\njson.dumps(payload, default=lambda o: o.isoformat())\n```", "pass a default that calls isoformat"},
+				"json.dumps doesn't know datetimes, so pass a default that calls isoformat:\n\n```python\njson.dumps(payload, default=lambda o: o.isoformat())\n```", "pass a default that calls isoformat"},
 			{"the missing module error", fmt.Sprintf("Running %s in the container gives `ModuleNotFoundError: No module named 'dateutil'`.", comp),
-				"The package is python-dateutil and it's only in your local venv. Add `python-dateutil` to the dependencies in pyproject.toml and rebuild the image.", "add python-dateutil to the dependencies"},
+				"The package is python-dateutil and it's only in your local venv. Add python-dateutil to the dependencies in pyproject.toml and rebuild the image.", "add python-dateutil to the dependencies"},
 			{"the recursion error", fmt.Sprintf("%s hits `RecursionError: maximum recursion depth exceeded` when walking nested %ss.", comp, thing),
 				"The tree has a cycle. Track visited ids:\n\n```python\ndef walk(node, seen=None):\n    seen = seen or set()\n    if node.id in seen:\n        return\n    seen.add(node.id)\n    for child in node.children:\n        walk(child, seen)\n```", "track visited ids"},
 			{"the database connection refused error", fmt.Sprintf("Tests in %s fail with `psycopg2.OperationalError: connection refused` on CI only.", p.name),
-				"CI starts the tests before the database service is ready. Add a health check to the service and wait for it:\n\n```yaml\noptions: >-\n  --health-cmd pg_isready --health-interval 2s\n```", "add a health check to the database service"},
+				"CI starts the tests before the database service is ready. Add a health check to the database service and wait for it:\n\n```yaml\noptions: >-\n  --health-cmd pg_isready --health-interval 2s\n```", "add a health check to the database service"},
 		}
 	}
 	return []errorDef{
 		{"the crash when the list is undefined", fmt.Sprintf("%s crashes: `TypeError: Cannot read properties of undefined (reading 'map')`.", comp),
 			fmt.Sprintf("The %ss are undefined until the fetch resolves. Default to an empty list:\n\n```tsx\nconst items = data?.%ss ?? [];\nreturn items.map((it) => <Row key={it.id} item={it} />);\n```", thing, thing), "default to an empty list"},
 		{"the CORS error", fmt.Sprintf("The browser blocks calls from %s: `No 'Access-Control-Allow-Origin' header is present on the requested resource`.", p.name),
-			"The API has to allow the dev origin. With Express:\n\n```ts\nimport cors from 'cors';\napp.use(cors({ origin: 'http://localhost:5173', credentials: true }));\n```", "allow the dev origin with the cors middleware"},
+			"The API has to allow the dev origin with the cors middleware. With Express:\n\n```ts\nimport cors from 'cors';\napp.use(cors({ origin: 'http://localhost:5173', credentials: true }));\n```", "allow the dev origin with the cors middleware"},
 		{"the missing key warning", fmt.Sprintf("React keeps warning in %s: `Each child in a list should have a unique \"key\" prop.`", comp),
 			fmt.Sprintf("Give each row a stable key, the %s id, not the array index.", thing), "a stable key"},
 		{"the hydration mismatch", fmt.Sprintf("Next.js complains in %s: `Text content does not match server-rendered HTML`.", comp),
