@@ -170,6 +170,8 @@ func (g *convGen) onlyInLastWeek(f *placedFact) bool {
 	return true
 }
 
-func civilDate(t time.Time) time.Time { return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC) }
+func civilDate(t time.Time) time.Time {
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}
 
 func civilDays(from, to time.Time) int { return int(civilDate(to).Sub(civilDate(from)).Hours() / 24) }

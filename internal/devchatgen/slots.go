@@ -79,9 +79,15 @@ var slots = []slot{
 				"Bumped %s off %s %s; it's on %s now."}), p.name, p.lang.name, old, v),
 				fmt.Sprintf("Nice. Make sure the workflow uses %s %s as well:\n\n```yaml\n- uses: actions/setup-%s@v5\n  with:\n    %s-version: '%s'\n```", p.lang.name, v, setupName(p), setupName(p), v)}
 		},
-		ask:        func(r *rand.Rand, p project) string { return fmt.Sprintf("Which %s version is %s on?", p.lang.name, p.name) },
-		askPast:    func(r *rand.Rand, p project) string { return fmt.Sprintf("Which %s version was %s on before the upgrade?", p.lang.name, p.name) },
-		askHistory: func(r *rand.Rand, p project) string { return fmt.Sprintf("Which %s versions has %s gone through?", p.lang.name, p.name) },
+		ask: func(r *rand.Rand, p project) string {
+			return fmt.Sprintf("Which %s version is %s on?", p.lang.name, p.name)
+		},
+		askPast: func(r *rand.Rand, p project) string {
+			return fmt.Sprintf("Which %s version was %s on before the upgrade?", p.lang.name, p.name)
+		},
+		askHistory: func(r *rand.Rand, p project) string {
+			return fmt.Sprintf("Which %s versions has %s gone through?", p.lang.name, p.name)
+		},
 	},
 	{kind: "coverage",
 		values: func(r *rand.Rand, p project, n int, _ time.Time) []string {
@@ -150,7 +156,9 @@ var slots = []slot{
 			return exchange{fmt.Sprintf(pick(r, []string{"The %s for %s slipped from %s to %s.", "New date: the %s of %s moved off %s, it's %s now."}), m, p.name, old, v),
 				fmt.Sprintf("That buys time. With %s as the new date, the load tests can go in before the freeze.", v)}
 		},
-		ask: func(r *rand.Rand, p project) string { return fmt.Sprintf("When is the %s for %s due?", milestone(p), p.name) },
+		ask: func(r *rand.Rand, p project) string {
+			return fmt.Sprintf("When is the %s for %s due?", milestone(p), p.name)
+		},
 		askPast: func(r *rand.Rand, p project) string {
 			return fmt.Sprintf("What was the original date for the %s of %s?", milestone(p), p.name)
 		},
