@@ -169,6 +169,11 @@ func (e *Embedder) upsert(ctx context.Context, f *memory.FactMessage) error {
 		unlock()
 		return err
 	}
+	if m.Quarantined() {
+		// Kept as said, never folded into a clean memory (nor revived
+		// through one): what it says must stay out of prompts.
+		found = match{}
+	}
 	if found.dup != nil {
 		unlock()
 		return e.reinforce(ctx, *found.dup, m, f.SourceEvent, "reinforced")

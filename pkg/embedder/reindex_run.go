@@ -115,7 +115,7 @@ func (e *Embedder) reindexDone(ctx context.Context, tenant, id string, moved int
 // (stale) and those without a current vector (pending), archived included.
 func (e *Embedder) reindexState(ctx context.Context, tenant string) (stale, pending []string, err error) {
 	cur := e.model.Model()
-	err = e.store.Scroll(ctx, tenant, store.Filter{IncludeArchived: true, IncludeSuperseded: true}, func(m memory.Memory) error {
+	err = e.store.Scroll(ctx, tenant, store.Filter{IncludeArchived: true, IncludeSuperseded: true, IncludeQuarantined: true}, func(m memory.Memory) error {
 		switch {
 		case m.EmbeddingModel != "" && m.EmbeddingModel != cur:
 			stale = append(stale, m.ID)

@@ -19,7 +19,13 @@ const (
 	MaxEventsBatch  = 1000
 	MaxScopeGlobs   = 20
 	MaxSourceIDs    = 64
+	// MaxQuarantineChars bounds a quarantine reason (a detector's name).
+	MaxQuarantineChars = 128
 )
+
+// RedactedTag marks a memory in which a detected secret was replaced by
+// "[redacted:<kind>]" before it was stored.
+const RedactedTag = "redacted"
 
 // Domain names a memory domain. The built-in ones are below; the registry is
 // extensible by configuration.
@@ -143,6 +149,12 @@ type Memory struct {
 	// Epoch is the sequence number of the last consolidation epoch that
 	// changed this memory: a redelivered epoch skips what it already did.
 	Epoch int64 `json:"epoch,omitempty"`
+	// Quarantine, when set, says why the memory is quarantined: an explicit
+	// memory that looked like an instruction aimed at the model (prompt
+	// injection, hidden markup, a forged turn). It is kept and searchable
+	// on request, but never put into a prompt (context, resume, recall's
+	// block) and left out of searches unless asked for.
+	Quarantine string `json:"quarantined,omitempty"`
 	// Vector is the dense embedding; stores persist it, APIs omit it.
 	Vector []float32 `json:"vector,omitempty"`
 }
@@ -160,6 +172,9 @@ func (m Memory) Clone() Memory {
 	}
 	return m
 }
+
+// Quarantined reports whether the memory is quarantined.
+func (m *Memory) Quarantined() bool { return m.Quarantine != "" }
 
 // Superseded reports whether a newer memory replaced this one.
 func (m *Memory) Superseded() bool { return m.InvalidAt != nil }

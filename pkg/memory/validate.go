@@ -247,6 +247,9 @@ func (m *Memory) Validate() error {
 	if !m.Layer.Valid() {
 		return fieldErr("layer", "must be buffer, working or core (got %q)", m.Layer)
 	}
+	if err := checkName("quarantined", m.Quarantine, MaxQuarantineChars); err != nil {
+		return err
+	}
 	if len(m.Tags) > MaxTags {
 		return fieldErr("tags", "has more than %d tags", MaxTags)
 	}

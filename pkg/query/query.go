@@ -30,9 +30,9 @@ import (
 )
 
 // everything is the filter of reads that mean every memory a tenant holds,
-// archived and superseded ones too: export, stats, history and the user's
-// own deletions.
-var everything = store.Filter{IncludeArchived: true, IncludeSuperseded: true}
+// archived, superseded and quarantined ones too: export, stats, history and
+// the user's own deletions.
+var everything = store.Filter{IncludeArchived: true, IncludeSuperseded: true, IncludeQuarantined: true}
 
 // Publisher is what the query module needs of the bus.
 type Publisher interface {
@@ -255,7 +255,8 @@ func (q *Query) list(w http.ResponseWriter, r *http.Request) {
 	}
 	after := r.URL.Query().Get("after")
 	f := store.Filter{IncludeArchived: r.URL.Query().Get("archived") == "true",
-		IncludeSuperseded: r.URL.Query().Get("superseded") == "true"}
+		IncludeSuperseded:  r.URL.Query().Get("superseded") == "true",
+		IncludeQuarantined: r.URL.Query().Get("quarantined") == "true"}
 	if ns := r.URL.Query().Get("namespace"); ns != "" {
 		f.Namespaces = []string{ns}
 	}
@@ -357,15 +358,18 @@ func (q *Query) learn(w http.ResponseWriter, r *http.Request) {
 // Stats counts a tenant's memories, archived and superseded ones included
 // (and counted apart too).
 type Stats struct {
-	Tenant     string         `json:"tenant"`
-	Memories   int            `json:"memories"`
-	Archived   int            `json:"archived"`
-	Superseded int            `json:"superseded"`
-	Domains    map[string]int `json:"domains"`
-	Types      map[string]int `json:"types"`
-	Kinds      map[string]int `json:"kinds"`
-	Layers     map[string]int `json:"layers"`
-	Chars      int            `json:"chars"`
+	Tenant     string `json:"tenant"`
+	Memories   int    `json:"memories"`
+	Archived   int    `json:"archived"`
+	Superseded int    `json:"superseded"`
+	// Quarantined counts explicit memories kept out of prompts because
+	// they looked like prompt injection.
+	Quarantined int            `json:"quarantined"`
+	Domains     map[string]int `json:"domains"`
+	Types       map[string]int `json:"types"`
+	Kinds       map[string]int `json:"kinds"`
+	Layers      map[string]int `json:"layers"`
+	Chars       int            `json:"chars"`
 	// Tokens is the BPE tokens (cl100k_base, as context budgets count
 	// them) of every content, in all and by domain.
 	Tokens       int            `json:"tokens"`
@@ -391,6 +395,9 @@ func (q *Query) stats(w http.ResponseWriter, r *http.Request) {
 		}
 		if m.Superseded() {
 			s.Superseded++
+		}
+		if m.Quarantined() {
+			s.Quarantined++
 		}
 		s.Domains[m.Domain]++
 		s.Types[string(m.Type)]++

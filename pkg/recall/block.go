@@ -49,12 +49,13 @@ func (r *Recaller) Block(results []Result) string {
 // Injectable reports whether a memory may go into a prompt block at all,
 // whatever a request listed: not archived (004: archived memories never
 // auto-inject), not superseded (an invalid_at, past or future, means a
-// newer memory replaced it), not a transcript chunk (Nebo: searchable,
-// never injected), not blank. The recall block, /v1/context and resume
+// newer memory replaced it), not quarantined (it looked like an
+// instruction aimed at the model), not a transcript chunk (Nebo:
+// searchable, never injected), not blank. The recall block, /v1/context and resume
 // all ask it.
 func Injectable(m *memory.Memory) bool {
 	switch {
-	case m.Archived, m.Superseded(), slices.Contains(m.Tags, TranscriptTag):
+	case m.Archived, m.Superseded(), m.Quarantined(), slices.Contains(m.Tags, TranscriptTag):
 		return false
 	}
 	return strings.TrimSpace(m.Content) != ""

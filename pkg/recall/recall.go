@@ -73,6 +73,10 @@ type Filters struct {
 	// into the context block. "archived" is accepted for include_archived.
 	IncludeArchived   bool `json:"include_archived,omitempty"`
 	IncludeSuperseded bool `json:"include_superseded,omitempty"`
+	// IncludeQuarantined lists quarantined memories too (explicit memories
+	// that looked like prompt injection), for operators; they never go
+	// into the context block.
+	IncludeQuarantined bool `json:"include_quarantined,omitempty"`
 	// FilePath keeps memories whose scope globs match this file, and
 	// memories without scope globs (004's scoped retrieval).
 	FilePath string `json:"file_path,omitempty"`
@@ -254,6 +258,7 @@ func (r *Recaller) filter(req Request) store.Filter {
 		Namespaces: ns, Domains: f.Domains, Types: f.Types, Kinds: f.Kinds, Layers: f.Layers, Tags: f.Tags,
 		Subjects: f.Subjects, Sessions: f.Sessions, CreatedAfter: f.After, CreatedBefore: f.Before,
 		IncludeArchived: f.IncludeArchived, IncludeSuperseded: f.IncludeSuperseded,
+		IncludeQuarantined: f.IncludeQuarantined,
 	}
 }
 

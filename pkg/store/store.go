@@ -32,7 +32,8 @@ var ErrDimension = fmt.Errorf("vector width differs from the stored vectors': %w
 // list field matches when the memory's value is one of the listed values
 // (Tags: when the memory has at least one of them). Archived memories are
 // left out unless IncludeArchived, superseded ones (InvalidAt set) unless
-// IncludeSuperseded; a memory both archived and superseded needs both.
+// IncludeSuperseded, quarantined ones (Quarantine set) unless
+// IncludeQuarantined; a memory both archived and superseded needs both.
 // CreatedAfter and CreatedBefore are strict bounds, like time.Time's After
 // and Before. Get ignores filters and returns any memory.
 type Filter struct {
@@ -50,8 +51,12 @@ type Filter struct {
 	// IncludeSuperseded keeps memories a newer one replaced: listings,
 	// history, export and maintenance want them, recall does not.
 	IncludeSuperseded bool
-	CreatedAfter      time.Time
-	CreatedBefore     time.Time
+	// IncludeQuarantined keeps quarantined memories (explicit memories that
+	// looked like prompt injection): operators' listings, export and
+	// maintenance want them, recall and prompts do not.
+	IncludeQuarantined bool
+	CreatedAfter       time.Time
+	CreatedBefore      time.Time
 }
 
 // Query is a dense similarity search within one tenant. K, the most hits

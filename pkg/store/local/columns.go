@@ -24,8 +24,10 @@ type columns struct {
 	archived []bool
 	// superseded is InvalidAt != nil.
 	superseded []bool
-	sec        []int64 // CreatedAt as Unix seconds and nanoseconds
-	nsec       []int32
+	// quarantined is Quarantine != "".
+	quarantined []bool
+	sec         []int64 // CreatedAt as Unix seconds and nanoseconds
+	nsec        []int32
 }
 
 func newColumns() columns { return columns{dict: make(map[string]uint32)} }
@@ -48,6 +50,7 @@ func (c *columns) set(i int, m *memory.Memory) {
 		}
 		c.archived = append(c.archived, false)
 		c.superseded = append(c.superseded, false)
+		c.quarantined = append(c.quarantined, false)
 		c.sec = append(c.sec, 0)
 		c.nsec = append(c.nsec, 0)
 	}
@@ -56,6 +59,7 @@ func (c *columns) set(i int, m *memory.Memory) {
 	}
 	c.archived[i] = m.Archived
 	c.superseded[i] = m.Superseded()
+	c.quarantined[i] = m.Quarantined()
 	c.sec[i], c.nsec[i] = m.CreatedAt.Unix(), int32(m.CreatedAt.Nanosecond())
 }
 
@@ -71,6 +75,7 @@ func (c *columns) update(i int, old, m *memory.Memory) {
 	}
 	c.archived[i] = m.Archived
 	c.superseded[i] = m.Superseded()
+	c.quarantined[i] = m.Quarantined()
 	c.sec[i], c.nsec[i] = m.CreatedAt.Unix(), int32(m.CreatedAt.Nanosecond())
 }
 
@@ -79,7 +84,7 @@ func (c *columns) move(dst, src int) {
 	for col := range c.str {
 		c.str[col][dst] = c.str[col][src]
 	}
-	c.archived[dst], c.superseded[dst] = c.archived[src], c.superseded[src]
+	c.archived[dst], c.superseded[dst], c.quarantined[dst] = c.archived[src], c.superseded[src], c.quarantined[src]
 	c.sec[dst], c.nsec[dst] = c.sec[src], c.nsec[src]
 }
 
@@ -88,6 +93,6 @@ func (c *columns) truncate(n int) {
 	for col := range c.str {
 		c.str[col] = c.str[col][:n]
 	}
-	c.archived, c.superseded = c.archived[:n], c.superseded[:n]
+	c.archived, c.superseded, c.quarantined = c.archived[:n], c.superseded[:n], c.quarantined[:n]
 	c.sec, c.nsec = c.sec[:n], c.nsec[:n]
 }

@@ -13,6 +13,7 @@ type rowFilter struct {
 	active            []int
 	includeArchived   bool
 	includeSuperseded bool
+	includeQuarantine bool
 	after, before     bool
 	afterSec          int64
 	afterNsec         int32
@@ -26,7 +27,8 @@ type rowFilter struct {
 // list names only values the partition has never held). The caller holds
 // p.mu.
 func (p *partition) compileFilter(f *store.Filter) (rowFilter, bool) {
-	rf := rowFilter{includeArchived: f.IncludeArchived, includeSuperseded: f.IncludeSuperseded, tags: f.Tags, keys: f.Keys}
+	rf := rowFilter{includeArchived: f.IncludeArchived, includeSuperseded: f.IncludeSuperseded,
+		includeQuarantine: f.IncludeQuarantined, tags: f.Tags, keys: f.Keys}
 	lists := [numStrCols][]string{
 		colNamespace: f.Namespaces, colSubject: f.Subjects, colSession: f.Sessions, colDomain: f.Domains,
 		colType: asStrings(f.Types), colKind: asStrings(f.Kinds), colLayer: asStrings(f.Layers),
@@ -59,7 +61,8 @@ func (p *partition) compileFilter(f *store.Filter) (rowFilter, bool) {
 // The caller holds p.mu.
 func (p *partition) match(rf *rowFilter, i int) bool {
 	c := &p.cols
-	if c.archived[i] && !rf.includeArchived || c.superseded[i] && !rf.includeSuperseded {
+	if c.archived[i] && !rf.includeArchived || c.superseded[i] && !rf.includeSuperseded ||
+		c.quarantined[i] && !rf.includeQuarantine {
 		return false
 	}
 	for _, col := range rf.active {

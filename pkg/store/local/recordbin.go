@@ -14,7 +14,8 @@ import (
 // lists carry a uvarint length, floats 8 little-endian bytes, counters a
 // zigzag varint, times their MarshalBinary form behind a length, InvalidAt
 // a presence byte first, the lifecycle fields (SupersededBy, DerivedFrom,
-// Epoch) last and only when one is set, so older records still decode. Decoding JSON was most of what a reopen cost;
+// Epoch) and then Quarantine last and only when one is set, so older
+// records still decode. Decoding JSON was most of what a reopen cost;
 // this is several times faster and a third smaller. TestBinaryMemoryCovers
 // EveryField fails when memory.Memory gains a field this does not carry.
 
@@ -48,12 +49,16 @@ func appendMemoryBinary(dst []byte, m *memory.Memory) ([]byte, error) {
 	dst = appendString(dst, m.EmbeddingModel)
 	// Lifecycle fields, added later: records written before them end
 	// here, so they are written only when one is set.
-	if m.SupersededBy == "" && len(m.DerivedFrom) == 0 && m.Epoch == 0 {
+	if m.SupersededBy == "" && len(m.DerivedFrom) == 0 && m.Epoch == 0 && m.Quarantine == "" {
 		return dst, nil
 	}
 	dst = appendString(dst, m.SupersededBy)
 	dst = appendStrings(dst, m.DerivedFrom)
-	return binary.AppendVarint(dst, m.Epoch), nil
+	dst = binary.AppendVarint(dst, m.Epoch)
+	if m.Quarantine == "" {
+		return dst, nil
+	}
+	return appendString(dst, m.Quarantine), nil
 }
 
 func appendStrings(dst []byte, list []string) []byte {
@@ -110,6 +115,9 @@ func decodeMemoryBinary(p []byte) (memory.Memory, error) {
 		m.SupersededBy = c.str()
 		m.DerivedFrom = c.strs()
 		m.Epoch = c.varint()
+	}
+	if c.err == nil && c.off < len(c.s) {
+		m.Quarantine = c.str()
 	}
 	if c.err != nil {
 		return memory.Memory{}, c.err

@@ -81,16 +81,31 @@ func TestBinaryMemoryCoversEveryField(t *testing.T) {
 			// A record written before the lifecycle fields ends where they
 			// begin: that prefix decodes, as the memory without them.
 			legacy := tc.m
-			legacy.SupersededBy, legacy.DerivedFrom, legacy.Epoch = "", nil, 0
+			legacy.SupersededBy, legacy.DerivedFrom, legacy.Epoch, legacy.Quarantine = "", nil, 0, ""
 			old, err := appendMemoryBinary(nil, &legacy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A record written before Quarantine ends after the lifecycle
+			// fields: that prefix decodes too, unquarantined.
+			unq := tc.m
+			unq.Quarantine = ""
+			beforeQ, err := appendMemoryBinary(nil, &unq)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for n := range len(p) {
 				if n == len(old) && n < len(p) {
 					got, err := decodeMemoryBinary(p[:n])
-					if err != nil || got.SupersededBy != "" || got.DerivedFrom != nil || got.Epoch != 0 {
+					if err != nil || got.SupersededBy != "" || got.DerivedFrom != nil || got.Epoch != 0 || got.Quarantine != "" {
 						t.Fatalf("legacy prefix: %+v, %v", got, err)
+					}
+					continue
+				}
+				if tc.m.Quarantine != "" && n == len(beforeQ) {
+					got, err := decodeMemoryBinary(p[:n])
+					if err != nil || got.Quarantine != "" || got.Epoch != tc.m.Epoch {
+						t.Fatalf("prefix before quarantine: %+v, %v", got, err)
 					}
 					continue
 				}

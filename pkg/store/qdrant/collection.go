@@ -33,6 +33,7 @@ func indexes() []index {
 		kw(fNamespace), kw(fSubject), kw(fDomain), kw(fType), kw(fKind), kw(fLayer), kw(fTags), kw(fSession), kw(fKey),
 		{field: fArchived, typ: qdrant.FieldType_FieldTypeBool, schema: qdrant.PayloadSchemaType_Bool},
 		{field: fSuperseded, typ: qdrant.FieldType_FieldTypeBool, schema: qdrant.PayloadSchemaType_Bool},
+		{field: fQuarantined, typ: qdrant.FieldType_FieldTypeBool, schema: qdrant.PayloadSchemaType_Bool},
 		{field: fCreatedAtUS, typ: qdrant.FieldType_FieldTypeInteger, schema: qdrant.PayloadSchemaType_Integer},
 		{field: fCreatedAt, typ: qdrant.FieldType_FieldTypeDatetime, schema: qdrant.PayloadSchemaType_Datetime},
 	}

@@ -41,6 +41,10 @@ func toFilter(tenant string, f store.Filter) *qdrant.Filter {
 		// superseded (memories were not superseded then).
 		q.MustNot = append(q.MustNot, qdrant.NewMatchBool(fSuperseded, true))
 	}
+	if !f.IncludeQuarantined {
+		// Points written before the field existed were never quarantined.
+		q.MustNot = append(q.MustNot, qdrant.NewMatchBool(fQuarantined, true))
+	}
 	return q
 }
 

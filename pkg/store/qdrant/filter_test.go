@@ -16,6 +16,7 @@ func TestToFilter(t *testing.T) {
 	tenant := qdrant.NewMatchKeyword("tenant", "acme")
 	notArchived := qdrant.NewMatchBool("archived", true)
 	notSuperseded := qdrant.NewMatchBool("superseded", true)
+	notQuarantined := qdrant.NewMatchBool("quarantined", true)
 	after := time.Date(2025, 3, 14, 15, 9, 26, 535_000_000, time.UTC)
 	before := after.Add(time.Hour)
 	f64 := func(t time.Time) *float64 { v := float64(t.UnixMicro()); return &v }
@@ -25,34 +26,38 @@ func TestToFilter(t *testing.T) {
 		want *qdrant.Filter
 	}{
 		{"zero: tenant, not archived, not superseded", store.Filter{}, &qdrant.Filter{
-			Must: []*qdrant.Condition{tenant}, MustNot: []*qdrant.Condition{notArchived, notSuperseded}}},
+			Must: []*qdrant.Condition{tenant}, MustNot: []*qdrant.Condition{notArchived, notSuperseded, notQuarantined}}},
 		{"include archived", store.Filter{IncludeArchived: true}, &qdrant.Filter{
-			Must: []*qdrant.Condition{tenant}, MustNot: []*qdrant.Condition{notSuperseded}}},
+			Must: []*qdrant.Condition{tenant}, MustNot: []*qdrant.Condition{notSuperseded, notQuarantined}}},
 		{"include superseded", store.Filter{IncludeSuperseded: true}, &qdrant.Filter{
-			Must: []*qdrant.Condition{tenant}, MustNot: []*qdrant.Condition{notArchived}}},
+			Must: []*qdrant.Condition{tenant}, MustNot: []*qdrant.Condition{notArchived, notQuarantined}}},
 		{"include both", store.Filter{IncludeArchived: true, IncludeSuperseded: true}, &qdrant.Filter{
+			Must: []*qdrant.Condition{tenant}, MustNot: []*qdrant.Condition{notQuarantined}}},
+		{"include quarantined", store.Filter{IncludeQuarantined: true}, &qdrant.Filter{
+			Must: []*qdrant.Condition{tenant}, MustNot: []*qdrant.Condition{notArchived, notSuperseded}}},
+		{"include all three", store.Filter{IncludeArchived: true, IncludeSuperseded: true, IncludeQuarantined: true}, &qdrant.Filter{
 			Must: []*qdrant.Condition{tenant}}},
-		{"namespaces", store.Filter{Namespaces: []string{"proj/a", "default"}, IncludeArchived: true, IncludeSuperseded: true}, &qdrant.Filter{
+		{"namespaces", store.Filter{Namespaces: []string{"proj/a", "default"}, IncludeArchived: true, IncludeSuperseded: true, IncludeQuarantined: true}, &qdrant.Filter{
 			Must: []*qdrant.Condition{tenant, qdrant.NewMatchKeywords("namespace", "proj/a", "default")}}},
-		{"subjects", store.Filter{Subjects: []string{"u1"}, IncludeArchived: true, IncludeSuperseded: true}, &qdrant.Filter{
+		{"subjects", store.Filter{Subjects: []string{"u1"}, IncludeArchived: true, IncludeSuperseded: true, IncludeQuarantined: true}, &qdrant.Filter{
 			Must: []*qdrant.Condition{tenant, qdrant.NewMatchKeywords("subject", "u1")}}},
-		{"domains", store.Filter{Domains: []string{"tool-usage"}, IncludeArchived: true, IncludeSuperseded: true}, &qdrant.Filter{
+		{"domains", store.Filter{Domains: []string{"tool-usage"}, IncludeArchived: true, IncludeSuperseded: true, IncludeQuarantined: true}, &qdrant.Filter{
 			Must: []*qdrant.Condition{tenant, qdrant.NewMatchKeywords("domain", "tool-usage")}}},
-		{"types", store.Filter{Types: []memory.Type{memory.TypeFact, memory.TypePitfall}, IncludeArchived: true, IncludeSuperseded: true}, &qdrant.Filter{
+		{"types", store.Filter{Types: []memory.Type{memory.TypeFact, memory.TypePitfall}, IncludeArchived: true, IncludeSuperseded: true, IncludeQuarantined: true}, &qdrant.Filter{
 			Must: []*qdrant.Condition{tenant, qdrant.NewMatchKeywords("type", "fact", "pitfall")}}},
-		{"kinds", store.Filter{Kinds: []memory.Kind{memory.KindEpisodic}, IncludeArchived: true, IncludeSuperseded: true}, &qdrant.Filter{
+		{"kinds", store.Filter{Kinds: []memory.Kind{memory.KindEpisodic}, IncludeArchived: true, IncludeSuperseded: true, IncludeQuarantined: true}, &qdrant.Filter{
 			Must: []*qdrant.Condition{tenant, qdrant.NewMatchKeywords("kind", "episodic")}}},
-		{"layers", store.Filter{Layers: []memory.Layer{memory.LayerCore, memory.LayerBuffer}, IncludeArchived: true, IncludeSuperseded: true}, &qdrant.Filter{
+		{"layers", store.Filter{Layers: []memory.Layer{memory.LayerCore, memory.LayerBuffer}, IncludeArchived: true, IncludeSuperseded: true, IncludeQuarantined: true}, &qdrant.Filter{
 			Must: []*qdrant.Condition{tenant, qdrant.NewMatchKeywords("layer", "core", "buffer")}}},
-		{"tags", store.Filter{Tags: []string{"x", "y"}, IncludeArchived: true, IncludeSuperseded: true}, &qdrant.Filter{
+		{"tags", store.Filter{Tags: []string{"x", "y"}, IncludeArchived: true, IncludeSuperseded: true, IncludeQuarantined: true}, &qdrant.Filter{
 			Must: []*qdrant.Condition{tenant, qdrant.NewMatchKeywords("tags", "x", "y")}}},
-		{"sessions", store.Filter{Sessions: []string{"s1"}, IncludeArchived: true, IncludeSuperseded: true}, &qdrant.Filter{
+		{"sessions", store.Filter{Sessions: []string{"s1"}, IncludeArchived: true, IncludeSuperseded: true, IncludeQuarantined: true}, &qdrant.Filter{
 			Must: []*qdrant.Condition{tenant, qdrant.NewMatchKeywords("session", "s1")}}},
-		{"keys", store.Filter{Keys: []string{"deploy/target"}, IncludeArchived: true, IncludeSuperseded: true}, &qdrant.Filter{
+		{"keys", store.Filter{Keys: []string{"deploy/target"}, IncludeArchived: true, IncludeSuperseded: true, IncludeQuarantined: true}, &qdrant.Filter{
 			Must: []*qdrant.Condition{tenant, qdrant.NewMatchKeywords("key", "deploy/target")}}},
-		{"created after", store.Filter{CreatedAfter: after, IncludeArchived: true, IncludeSuperseded: true}, &qdrant.Filter{
+		{"created after", store.Filter{CreatedAfter: after, IncludeArchived: true, IncludeSuperseded: true, IncludeQuarantined: true}, &qdrant.Filter{
 			Must: []*qdrant.Condition{tenant, qdrant.NewRange("created_at_us", &qdrant.Range{Gt: f64(after)})}}},
-		{"created before", store.Filter{CreatedBefore: before, IncludeArchived: true, IncludeSuperseded: true}, &qdrant.Filter{
+		{"created before", store.Filter{CreatedBefore: before, IncludeArchived: true, IncludeSuperseded: true, IncludeQuarantined: true}, &qdrant.Filter{
 			Must: []*qdrant.Condition{tenant, qdrant.NewRange("created_at_us", &qdrant.Range{Lt: f64(before)})}}},
 		{"everything", store.Filter{
 			Namespaces: []string{"n"}, Subjects: []string{"s"}, Domains: []string{"d"},
@@ -73,7 +78,7 @@ func TestToFilter(t *testing.T) {
 				qdrant.NewMatchKeywords("key", "k"),
 				qdrant.NewRange("created_at_us", &qdrant.Range{Gt: f64(after), Lt: f64(before)}),
 			},
-			MustNot: []*qdrant.Condition{notArchived, notSuperseded},
+			MustNot: []*qdrant.Condition{notArchived, notSuperseded, notQuarantined},
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -95,6 +100,7 @@ func TestIndexesCoverFilters(t *testing.T) {
 		"layer": qdrant.FieldType_FieldTypeKeyword, "tags": qdrant.FieldType_FieldTypeKeyword,
 		"session": qdrant.FieldType_FieldTypeKeyword, "key": qdrant.FieldType_FieldTypeKeyword,
 		"archived": qdrant.FieldType_FieldTypeBool, "superseded": qdrant.FieldType_FieldTypeBool,
+		"quarantined":   qdrant.FieldType_FieldTypeBool,
 		"created_at_us": qdrant.FieldType_FieldTypeInteger, "created_at": qdrant.FieldType_FieldTypeDatetime,
 	}
 	got := map[string]qdrant.FieldType{}

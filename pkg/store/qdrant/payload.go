@@ -46,6 +46,9 @@ const (
 	fSupersededBy    = "superseded_by"
 	fDerivedFrom     = "derived_from"
 	fEpoch           = "epoch"
+	// fQuarantined is the filter's flag, fQuarantine the reason.
+	fQuarantined = "quarantined"
+	fQuarantine  = "quarantine_reason"
 )
 
 // toPayload is m's payload: strings, numbers, booleans and string lists as
@@ -80,6 +83,8 @@ func toPayload(m memory.Memory) map[string]*qdrant.Value {
 		fSupersededBy:    qdrant.NewValueString(m.SupersededBy),
 		fDerivedFrom:     stringList(m.DerivedFrom),
 		fEpoch:           qdrant.NewValueInt(m.Epoch),
+		fQuarantined:     qdrant.NewValueBool(m.Quarantined()),
+		fQuarantine:      qdrant.NewValueString(m.Quarantine),
 	}
 	putTime(p, fCreatedAt, m.CreatedAt)
 	putTime(p, fModifiedAt, m.ModifiedAt)
@@ -142,6 +147,7 @@ func fromPayload(id string, p map[string]*qdrant.Value, vec []float32) (memory.M
 		SupersededBy:    d.str(fSupersededBy),
 		DerivedFrom:     d.list(fDerivedFrom),
 		Epoch:           d.int64(fEpoch),
+		Quarantine:      d.str(fQuarantine),
 	}
 	if _, ok := p[fInvalidAt]; ok {
 		t := d.time(fInvalidAt)

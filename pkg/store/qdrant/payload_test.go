@@ -96,6 +96,7 @@ func TestPayloadTypes(t *testing.T) {
 		"created_at_us": "int", "modified_at": "string", "last_accessed": "string", "valid_from": "string",
 		"invalid_at": "string", "archived": "bool", "embedding_model": "string",
 		"superseded": "bool", "superseded_by": "string", "derived_from": "list", "epoch": "int",
+		"quarantined": "bool", "quarantine_reason": "string",
 	}
 	if !reflect.DeepEqual(kinds, want) {
 		t.Errorf("payload kinds\n got %v\nwant %v", kinds, want)

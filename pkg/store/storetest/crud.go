@@ -23,11 +23,13 @@ func testRoundTrip(t *testing.T, e *env) {
 	got.Tags[0], got.DerivedFrom[0] = "changed-by-reader", "changed-by-reader"
 	checkMemory(t, "get after the caller changed a result", get(t, e.s, ten, want.ID), want)
 
-	// want is archived and superseded: only a filter including both finds it.
-	everything := store.Filter{IncludeArchived: true, IncludeSuperseded: true}
-	for _, f := range []store.Filter{{}, {IncludeArchived: true}, {IncludeSuperseded: true}} {
+	// want is archived, superseded and quarantined: only a filter including
+	// all three finds it.
+	everything := store.Filter{IncludeArchived: true, IncludeSuperseded: true, IncludeQuarantined: true}
+	for _, f := range []store.Filter{{}, {IncludeArchived: true}, {IncludeSuperseded: true}, {IncludeQuarantined: true},
+		{IncludeArchived: true, IncludeSuperseded: true}, {IncludeArchived: true, IncludeQuarantined: true}} {
 		if n := count(t, e.s, ten, f); n != 0 {
-			t.Errorf("count %+v of an archived, superseded memory = %d, want 0", f, n)
+			t.Errorf("count %+v of an archived, superseded, quarantined memory = %d, want 0", f, n)
 		}
 	}
 	var scrolled []memory.Memory

@@ -9,8 +9,9 @@ import (
 	"github.com/recollect-dev/recollect/pkg/store"
 )
 
-// filterCorpus is eight memories that differ in every filtered field; the
-// fifth is archived, the seventh superseded, the eighth both. The i-th is
+// filterCorpus is nine memories that differ in every filtered field; the
+// fifth is archived, the seventh superseded, the eighth both, the ninth
+// quarantined. The i-th is
 // created i hours after baseTime.
 func (e *env) filterCorpus(t *testing.T, ten string) []memory.Memory {
 	rows := []struct {
@@ -20,15 +21,17 @@ func (e *env) filterCorpus(t *testing.T, ten string) []memory.Memory {
 		layer                        memory.Layer
 		tags                         []string
 		archived, superseded         bool
+		quarantined                  bool
 	}{
-		{"proj/a", "u1", memory.DomainGeneral, "s1", memory.TypeFact, memory.KindSemantic, memory.LayerBuffer, []string{"x"}, false, false},
-		{"proj/b", "u2", memory.DomainToolUsage, "s2", memory.TypePitfall, memory.KindSemantic, memory.LayerWorking, []string{"y"}, false, false},
-		{"proj/a", memory.LoreSubject, memory.DomainUserPreferences, "s1", memory.TypePreference, memory.KindSemantic, memory.LayerCore, []string{"x", "z"}, false, false},
-		{"default", "u1", memory.DomainGeneral, "s3", memory.TypeEpisode, memory.KindEpisodic, memory.LayerWorking, nil, false, false},
-		{"proj/b", "u2", memory.DomainToolUsage, "s2", memory.TypeProcedure, memory.KindProcedural, memory.LayerCore, []string{"z"}, true, false},
-		{"default", "u1", memory.DomainGeneral, "s1", memory.TypeFact, memory.KindSemantic, memory.LayerBuffer, []string{"w"}, false, false},
-		{"proj/a", "u1", memory.DomainGeneral, "s1", memory.TypeFact, memory.KindSemantic, memory.LayerWorking, []string{"x"}, false, true},
-		{"proj/b", "u2", memory.DomainToolUsage, "s2", memory.TypePitfall, memory.KindSemantic, memory.LayerCore, []string{"z"}, true, true},
+		{"proj/a", "u1", memory.DomainGeneral, "s1", memory.TypeFact, memory.KindSemantic, memory.LayerBuffer, []string{"x"}, false, false, false},
+		{"proj/b", "u2", memory.DomainToolUsage, "s2", memory.TypePitfall, memory.KindSemantic, memory.LayerWorking, []string{"y"}, false, false, false},
+		{"proj/a", memory.LoreSubject, memory.DomainUserPreferences, "s1", memory.TypePreference, memory.KindSemantic, memory.LayerCore, []string{"x", "z"}, false, false, false},
+		{"default", "u1", memory.DomainGeneral, "s3", memory.TypeEpisode, memory.KindEpisodic, memory.LayerWorking, nil, false, false, false},
+		{"proj/b", "u2", memory.DomainToolUsage, "s2", memory.TypeProcedure, memory.KindProcedural, memory.LayerCore, []string{"z"}, true, false, false},
+		{"default", "u1", memory.DomainGeneral, "s1", memory.TypeFact, memory.KindSemantic, memory.LayerBuffer, []string{"w"}, false, false, false},
+		{"proj/a", "u1", memory.DomainGeneral, "s1", memory.TypeFact, memory.KindSemantic, memory.LayerWorking, []string{"x"}, false, true, false},
+		{"proj/b", "u2", memory.DomainToolUsage, "s2", memory.TypePitfall, memory.KindSemantic, memory.LayerCore, []string{"z"}, true, true, false},
+		{"proj/a", "u1", memory.DomainGeneral, "s1", memory.TypeFact, memory.KindSemantic, memory.LayerBuffer, []string{"x"}, false, false, true},
 	}
 	mems := make([]memory.Memory, len(rows))
 	for i, r := range rows {
@@ -37,6 +40,9 @@ func (e *env) filterCorpus(t *testing.T, ten string) []memory.Memory {
 		m.Type, m.Kind, m.Layer, m.Tags, m.Archived = r.typ, r.kind, r.layer, r.tags, r.archived
 		m.CreatedAt = baseTime.Add(time.Duration(i) * time.Hour)
 		m.Key = fmt.Sprintf("deploy/step-%d", i%3)
+		if r.quarantined {
+			m.Quarantine = "instruction override"
+		}
 		if r.superseded {
 			inv := m.CreatedAt.Add(time.Minute)
 			m.InvalidAt, m.SupersededBy = &inv, id(t, i-6)
@@ -60,6 +66,10 @@ func testFilters(t *testing.T, e *env) {
 		{"include archived", store.Filter{IncludeArchived: true}, []int{0, 1, 2, 3, 4, 5}},
 		{"include superseded", store.Filter{IncludeSuperseded: true}, []int{0, 1, 2, 3, 5, 6}},
 		{"include archived and superseded", store.Filter{IncludeArchived: true, IncludeSuperseded: true}, []int{0, 1, 2, 3, 4, 5, 6, 7}},
+		{"include quarantined", store.Filter{IncludeQuarantined: true}, []int{0, 1, 2, 3, 5, 8}},
+		{"include everything", store.Filter{IncludeArchived: true, IncludeSuperseded: true, IncludeQuarantined: true}, []int{0, 1, 2, 3, 4, 5, 6, 7, 8}},
+		{"namespace and tag quarantined", store.Filter{Namespaces: []string{"proj/a"}, Tags: []string{"x"}, IncludeQuarantined: true}, []int{0, 2, 8}},
+		{"key quarantined", store.Filter{Keys: []string{"deploy/step-2"}, IncludeQuarantined: true}, []int{2, 5, 8}},
 		{"namespace superseded", store.Filter{Namespaces: []string{"proj/a"}, IncludeSuperseded: true}, []int{0, 2, 6}},
 		{"domain superseded", store.Filter{Domains: []string{memory.DomainToolUsage}, IncludeSuperseded: true}, []int{1}},
 		{"domain archived and superseded", store.Filter{Domains: []string{memory.DomainToolUsage}, IncludeArchived: true, IncludeSuperseded: true}, []int{1, 4, 7}},

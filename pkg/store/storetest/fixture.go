@@ -58,7 +58,7 @@ func (e *env) full(t *testing.T, tenant string, n int) memory.Memory {
 }
 
 // FullMemory is a memory with every field set, with awkward values where
-// they exist (non-ASCII content, archived, superseded, an epoch beyond
+// they exist (non-ASCII content, archived, superseded, quarantined, an epoch beyond
 // float64's exact integers), for round-trip tests of any engine.
 func FullMemory(id, tenant string, base time.Time, vec []float32) memory.Memory {
 	invalid := base.Add(72 * time.Hour)
@@ -95,6 +95,7 @@ func FullMemory(id, tenant string, base time.Time, vec []float32) memory.Memory 
 		SupersededBy:    memory.DeterministicID("storetest", "successor", id),
 		DerivedFrom:     []string{memory.DeterministicID("storetest", "origin-1", id), "origin-2"},
 		Epoch:           1<<53 + 1,
+		Quarantine:      "instruction override",
 		Vector:          vec,
 	}
 }

@@ -38,7 +38,7 @@ func testRestartDurability(t *testing.T, e *env) {
 			checkMemory(t, stage+": "+m.Content, get(t, e.s, m.Tenant, m.ID), m)
 		}
 		wantNotFound(t, e.s, a, gone.ID)
-		if n := count(t, e.s, a, store.Filter{IncludeArchived: true, IncludeSuperseded: true}); n != 3+len(extra) {
+		if n := count(t, e.s, a, store.Filter{IncludeArchived: true, IncludeSuperseded: true, IncludeQuarantined: true}); n != 3+len(extra) {
 			t.Errorf("%s: count = %d, want %d", stage, n, 3+len(extra))
 		}
 		hits := search(t, e.s, store.Query{Tenant: a, Vector: e.vec(0, 0, 0, 1), K: 1})
@@ -73,7 +73,7 @@ func testRestartDurability(t *testing.T, e *env) {
 // textAll is a text search matching every memory of the restart test.
 func (e *env) textAll(t *testing.T, ten string) []store.Hit {
 	t.Helper()
-	return searchText(t, e.s, store.TextQuery{Tenant: ten, Text: "memory number dark themes", K: 10, Filter: store.Filter{IncludeArchived: true, IncludeSuperseded: true}})
+	return searchText(t, e.s, store.TextQuery{Tenant: ten, Text: "memory number dark themes", K: 10, Filter: store.Filter{IncludeArchived: true, IncludeSuperseded: true, IncludeQuarantined: true}})
 }
 
 // sameHits reports hits that differ from want in id or, beyond the
