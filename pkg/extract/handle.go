@@ -52,22 +52,3 @@ func (x *Extractor) handleTurn(ctx context.Context, e *memory.Event) error {
 	}
 	return x.recordTurn(ctx, e)
 }
-
-// explicit is a memory the agent or user stated (memory_learn): no
-// grounding, but the injection and secret filters apply.
-func (x *Extractor) explicit(e *memory.Event) []memory.FactMessage {
-	in := e.Memory
-	imp := float64(in.Type.Priority()) / 4
-	if in.Importance != nil {
-		imp = *in.Importance
-	}
-	fm, ok := x.admit(eventOrigin(e, memory.SourceAPI), nil, x.long, candidate{
-		key: in.Key, content: in.Content, tags: in.Tags, domain: in.Domain, typ: in.Type, kind: in.Kind,
-		importance: imp, confidence: memory.ConfidenceExplicit, rule: producerAPI, producer: producerAPI,
-	})
-	if !ok {
-		return nil
-	}
-	fm.Memory.Scope = in.Scope
-	return []memory.FactMessage{fm}
-}

@@ -45,6 +45,8 @@ type metrics struct {
 	pending     prometheus.Gauge
 	transcripts prometheus.Counter
 	directives  *prometheus.CounterVec // outcome
+	quarantined *prometheus.CounterVec // reason
+	redacted    *prometheus.CounterVec // kind
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -68,6 +70,10 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Help: "Session-transcript chunks published from compacted messages."}),
 		directives: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "recollect_extractor_directives_total",
 			Help: "Personality directive syntheses by outcome (ok, rejected, failed)."}, []string{"outcome"}),
+		quarantined: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "recollect_extractor_quarantined_total",
+			Help: "Explicit memories stored quarantined (kept out of prompts) because they looked like prompt injection, by the detector that fired."}, []string{"reason"}),
+		redacted: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "recollect_extractor_redacted_total",
+			Help: "Secrets redacted from explicit memories before they were stored, by kind."}, []string{"kind"}),
 	}
 	for _, r := range filter.Reasons() {
 		for _, p := range []string{producerRule, producerLLM, producerTranscript, producerDirective, producerAPI} {
@@ -75,7 +81,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		}
 	}
 	if reg != nil {
-		reg.MustRegister(m.facts, m.rejected, m.calls, m.extractions, m.seconds, m.dropped, m.pending, m.transcripts, m.directives)
+		reg.MustRegister(m.facts, m.rejected, m.calls, m.extractions, m.seconds, m.dropped, m.pending, m.transcripts, m.directives, m.quarantined, m.redacted)
 	}
 	return m
 }

@@ -5,7 +5,7 @@ import "strings"
 // statements finds credentials given by name: "password is X",
 // "API_KEY=X", "X is my password." The patterns run on an ASCII-lowercased
 // copy (same offsets) and the values are read from the text itself.
-func (s *secrets) statements(text string) string {
+func (s *secrets) statements(text string) secretHit {
 	low := asciiLower(text)
 	sub := func(m []int, i int) string {
 		if m[2*i] < 0 {
@@ -15,7 +15,7 @@ func (s *secrets) statements(text string) string {
 	}
 	for _, m := range s.assign.FindAllStringSubmatchIndex(low, -1) {
 		if credentialValue(strings.ToLower(sub(m, 1)), sub(m, 2), strings.TrimSpace(sub(m, 3))) {
-			return "credential in a statement"
+			return secretHit{"credential in a statement", trimValue(sub(m, 2))}
 		}
 	}
 	for _, m := range s.ident.FindAllStringSubmatchIndex(low, -1) {
@@ -26,15 +26,15 @@ func (s *secrets) statements(text string) string {
 			continue // max_tokens: 4096, token_url: https://…, secret_name: prod-db
 		}
 		if credentialValue(name, sub(m, 2), "") {
-			return "credential in an assignment"
+			return secretHit{"credential in an assignment", trimValue(sub(m, 2))}
 		}
 	}
 	for _, m := range s.reversed.FindAllStringSubmatchIndex(low, -1) {
 		if credentialValue(strings.ToLower(sub(m, 2)), sub(m, 1), "") {
-			return "credential in a statement"
+			return secretHit{"credential in a statement", trimValue(sub(m, 1))}
 		}
 	}
-	return ""
+	return secretHit{}
 }
 
 // asciiLower lowercases ASCII letters only, so offsets stay the same.

@@ -34,7 +34,7 @@ var descriptive = setOf("required", "optional", "needed", "mandatory", "missing"
 // credentialValue decides whether v, named by keyword kw, is an actual
 // credential. next is the word after it, if any.
 func credentialValue(kw, v, next string) bool {
-	v = strings.Trim(v, "\"'`.,;:!?()[]{}<>")
+	v = trimValue(v)
 	if v == "" || placeholder(v) {
 		return false
 	}
@@ -64,6 +64,9 @@ func credentialValue(kw, v, next string) bool {
 	}
 	return len(v) >= 3
 }
+
+// trimValue strips the quotes and punctuation around a credential's value.
+func trimValue(v string) string { return strings.Trim(v, "\"'`.,;:!?()[]{}<>") }
 
 // isWord: letters only, lowercase or capitalised.
 func isWord(v string) bool {
@@ -139,7 +142,7 @@ func isEnvName(v string) bool {
 // urlSecret finds a password in a URL's user info ("postgres://app:s3cret@db"),
 // a credential in its query ("?api_key=…"), or a webhook URL whose path is
 // the secret.
-func urlSecret(tok string) string {
+func urlSecret(tok string) secretHit {
 	i := strings.Index(tok, "://")
 	rest := tok[i+3:]
 	auth := rest
@@ -148,17 +151,17 @@ func urlSecret(tok string) string {
 	}
 	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
 		if c := strings.IndexByte(auth[:at], ':'); c >= 0 && !placeholder(auth[c+1:at]) && auth[c+1:at] != "" {
-			return "password in a connection string"
+			return secretHit{"password in a connection string", auth[c+1 : at]}
 		}
 	}
 	low := strings.ToLower(rest)
 	if strings.HasPrefix(low, "hooks.slack.com/services/") || strings.Contains(low, "discord.com/api/webhooks/") ||
 		strings.Contains(low, "discordapp.com/api/webhooks/") {
-		return "webhook url"
+		return secretHit{"webhook url", rest[strings.IndexByte(rest, '/')+1:]}
 	}
 	q := strings.IndexByte(rest, '?')
 	if q < 0 {
-		return ""
+		return secretHit{}
 	}
 	for _, kv := range strings.Split(rest[q+1:], "&") {
 		name, val, ok := strings.Cut(kv, "=")
@@ -169,8 +172,8 @@ func urlSecret(tok string) string {
 		val = strings.TrimRight(val, ".,)")
 		if hasAny(name, "key", "token", "secret", "password", "passwd", "pwd", "sig", "signature", "auth", "credential") &&
 			len(val) >= 8 && !placeholder(val) {
-			return "credential in a url"
+			return secretHit{"credential in a url", val}
 		}
 	}
-	return ""
+	return secretHit{}
 }

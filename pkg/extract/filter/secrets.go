@@ -51,51 +51,86 @@ func newSecrets() *secrets {
 	}
 }
 
+// secretHit is a secret found in a text: what kind it is, and the
+// characters that hold it (a substring of the probed text), for redaction.
+// It is never logged.
+type secretHit struct {
+	kind  string
+	value string
+}
+
 // find names the kind of secret in a probed text, or returns "".
-func (s *secrets) find(p *probe) string {
+func (s *secrets) find(p *probe) string { return s.hit(p).kind }
+
+// hit returns the first secret in a probed text, or a zero secretHit.
+func (s *secrets) hit(p *probe) secretHit {
 	text, words := p.text, p.s.text // words: lowercase, for keywords
 	if len(text) < 6 {
-		return ""
+		return secretHit{}
 	}
 	if p.has(hasDash) && strings.Contains(text, "PRIVATE KEY") || strings.Contains(text, "PuTTY-User-Key-File") {
-		return "private key"
+		return secretHit{"private key", privateKeyBlock(text)}
 	}
 	if p.tokRun >= 12 {
-		if kind := s.scanTokens(text); kind != "" {
-			return kind
+		if h := s.scanTokens(text); h.kind != "" {
+			return h
 		}
 	}
 	if p.digits >= 9 {
 		if hasAny(words, "card", "credit", "debit", "visa", "mastercard", "amex", " cc ") {
 			for _, m := range s.card.FindAllString(text, -1) {
 				if luhn(m) {
-					return "payment card number"
+					return secretHit{"payment card number", m}
 				}
 			}
 		}
-		if hasAny(words, "ssn", "social security") && s.ssn.MatchString(text) {
-			return "social security number"
+		if hasAny(words, "ssn", "social security") {
+			if m := s.ssn.FindString(text); m != "" {
+				return secretHit{"social security number", m}
+			}
 		}
 	}
 	if !p.s.bits.secret && !p.has(hasEquals) {
-		return "" // every check below needs a credential word or an assignment
+		return secretHit{} // every check below needs a credential word or an assignment
 	}
-	if kind := s.statements(text); kind != "" {
-		return kind
+	if h := s.statements(text); h.kind != "" {
+		return h
 	}
 	if hasAny(words, " bearer ", " basic ") {
 		for _, m := range s.bearer.FindAllStringSubmatch(text, -1) {
 			if mixedBody(m[1]) || classifyRandom(m[1]) != notRandom {
-				return "bearer token"
+				return secretHit{"bearer token", m[1]}
 			}
 		}
 	}
-	return ""
+	return secretHit{}
+}
+
+// privateKeyBlock is the private key in text: from its BEGIN line (or the
+// PuTTY header) to its END line, or to the end of the text.
+func privateKeyBlock(text string) string {
+	start := strings.Index(text, "PuTTY-User-Key-File")
+	if i := strings.Index(text, "PRIVATE KEY"); i >= 0 && (start < 0 || i < start) {
+		start = i
+		if b := strings.LastIndex(text[:i], "-----BEGIN"); b >= 0 {
+			start = b
+		}
+	}
+	if start < 0 {
+		return text
+	}
+	rest := text[start:]
+	if e := strings.Index(rest, "-----END"); e >= 0 {
+		if k := strings.Index(rest[e:], "PRIVATE KEY-----"); k >= 0 {
+			return rest[:e+k+len("PRIVATE KEY-----")]
+		}
+	}
+	return rest
 }
 
 // scanTokens checks each token of twelve characters or more (tokens end at
 // spaces, quotes and brackets).
-func (s *secrets) scanTokens(text string) string {
+func (s *secrets) scanTokens(text string) secretHit {
 	for i := 0; i < len(text); {
 		for i < len(text) && isTokenDelim(rune(text[i])) {
 			i++
@@ -105,37 +140,37 @@ func (s *secrets) scanTokens(text string) string {
 			j++
 		}
 		if tok := text[i:j]; len(tok) >= 12 {
-			if kind := s.tokenSecret(tok, text); kind != "" {
-				return kind
+			if h := s.tokenSecret(tok, text); h.kind != "" {
+				return h
 			}
 		}
 		i = j
 	}
-	return ""
+	return secretHit{}
 }
 
-func (s *secrets) tokenSecret(tok, text string) string {
+func (s *secrets) tokenSecret(tok, text string) secretHit {
 	if strings.Contains(tok, "://") {
-		if kind := urlSecret(tok); kind != "" {
-			return kind
+		if h := urlSecret(tok); h.kind != "" {
+			return h
 		}
 	}
 	if !strings.ContainsAny(tok, "=:&?#@") {
 		if part := strings.Trim(tok, ".,!?*"); len(part) >= 12 {
 			return s.partSecret(part, text)
 		}
-		return ""
+		return secretHit{}
 	}
 	for _, part := range strings.FieldsFunc(tok, isPartDelim) {
 		part = strings.Trim(part, ".,!?*")
 		if len(part) < 12 {
 			continue
 		}
-		if kind := s.partSecret(part, text); kind != "" {
-			return kind
+		if h := s.partSecret(part, text); h.kind != "" {
+			return h
 		}
 	}
-	return ""
+	return secretHit{}
 }
 
 func isTokenDelim(r rune) bool {
@@ -154,33 +189,33 @@ func isPartDelim(r rune) bool {
 
 // partSecret checks one token part: a provider format, a JWT, or a random
 // string (a long hex string is a key unless the text calls it a digest).
-func (s *secrets) partSecret(p, text string) string {
+func (s *secrets) partSecret(p, text string) secretHit {
 	if kind := providerMatch(p); kind != "" {
-		return kind
+		return secretHit{kind, p}
 	}
 	if strings.IndexByte(p, '/') > 0 { // "deploy/ghp_…"
 		for _, sub := range strings.Split(p, "/") {
 			if kind := providerMatch(sub); kind != "" {
-				return kind
+				return secretHit{kind, sub}
 			}
 		}
 	}
 	if strings.HasPrefix(p, "eyJ") && strings.Count(p, ".") >= 2 {
 		if segs := strings.SplitN(p, ".", 3); len(segs[0]) >= 10 && len(segs[1]) >= 10 {
-			return "jwt"
+			return secretHit{"jwt", p}
 		}
 	}
 	for _, seg := range strings.Split(p, ".") {
 		switch classifyRandom(seg) {
 		case randomText:
-			return "high-entropy string"
+			return secretHit{"high-entropy string", seg}
 		case randomHex:
 			if !s.hexCtx.MatchString(text) {
-				return "long hex string"
+				return secretHit{"long hex string", seg}
 			}
 		}
 	}
-	return ""
+	return secretHit{}
 }
 
 func hasAny(s string, subs ...string) bool {
