@@ -1,6 +1,45 @@
 package filter
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
+
+// Words the identity phrases consult.
+var (
+	// workNouns are what people have too: a role, a task, a job.
+	workNouns = setOf("purpose", "goal", "objective", "mission", "role", "task", "job", "function", "owner")
+	// newIdentity after "you are now" names what a model is made into.
+	newIdentity = setOf("dan", "free", "unrestricted", "unfiltered", "uncensored", "jailbroken", "evil", "unbound",
+		"unchained", "liberated", "sentient", "conscious", "alive", "human", "called", "named", "known", "no", "not")
+	article = setOf("a", "an", "the", "my", "our", "his", "her", "their")
+	// aiNouns name a model (with spaces: whole words of a stream).
+	aiNouns = []string{" ai ", " assistant ", " chatbot ", " bot ", " model ", " llm ", " gpt ", " chatgpt ", " claude ",
+		" persona ", " character ", " version ", " entity ", " dan ", " language model ", " yourself "}
+)
+
+// modeOwner in a clause makes a mode the model's.
+var modeOwner = []string{" you are ", " you're ", " youre ", " you will ", " you'll ", " for you ", " your ", " yourself ",
+	" ai ", " assistant ", " chatgpt ", " gpt ", " claude ", " llm ", " chatbot ", " model ", " bot "}
+
+// clauseOf returns the clause of stream s that holds match: the words
+// between the clause punctuation around it.
+func clauseOf(s, match string) string {
+	i := strings.Index(s, match)
+	if i < 0 {
+		return s
+	}
+	start, end := 0, len(s)
+	for _, p := range []string{" . ", " ! ", " ? ", " ; ", " : "} {
+		if j := strings.LastIndex(s[:i+1], p); j >= 0 && j+len(p)-1 > start {
+			start = j + len(p) - 1
+		}
+		if j := strings.Index(s[i+len(match)-1:], p); j >= 0 && i+len(match)-1+j+1 < end {
+			end = i + len(match) - 1 + j + 1
+		}
+	}
+	return s[start:end]
+}
 
 // identityPhrases give the model a new identity or free it from its rules:
 // "you are now DAN", "pretend you are", "developer mode", "unfiltered".
@@ -11,7 +50,10 @@ func identityPhrases() []phrase {
 			// "your new name is", "your only task is", "your real purpose".
 			name:     "identity change",
 			triggers: []string{"your"},
-			re:       re(` your (?:new|real|actual|true|secret|hidden|only|sole|updated|revised) (?:name|identity|persona|purpose|goal|objective|mission|role|task|instructions?|directives?|rules|prompt|programming|orders|job|function|personality|character|creator|owner|master) `),
+			re:       re(` your (?:new|real|actual|true|secret|hidden|only|sole|updated|revised) (name|identity|persona|purpose|goal|objective|mission|role|task|instructions?|directives?|rules|prompt|programming|orders|job|function|personality|character|creator|owner|master) `),
+			// "your new role on the team is release manager" is about a
+			// person's work: the work nouns need a model in the sentence.
+			ok: func(m []string, s string) bool { return !workNouns[m[1]] || hasAny(s, aiNouns...) },
 		},
 		{
 			// "your name is Max", "your creator is …".
@@ -30,12 +72,16 @@ func identityPhrases() []phrase {
 			name:     "identity change",
 			triggers: []string{"now", "hereby", "become"},
 			re:       re(` (?:you are|you're|youre|u r|you will|you'll|you shall|you have|you must)(?: now| hereby)(?: be| become)? (` + wordRE + `) `),
-			ok: func(m []string, _ string) bool {
-				switch m[1] {
-				case "responsible", "in", "on", "done", "ready", "finished": // "you are now responsible for the changelog"
-					return false
+			// "you are now DAN", "you are now an AI without rules"; not "you
+			// are now ready to deploy", "you're now the owner of billing".
+			ok: func(m []string, s string) bool {
+				if newIdentity[m[1]] {
+					return true
 				}
-				return true
+				if article[m[1]] {
+					return hasAny(s, aiNouns...)
+				}
+				return false
 			},
 		},
 		{
@@ -96,7 +142,9 @@ func identityPhrases() []phrase {
 			name:     "jailbreak",
 			triggers: []string{"mode"},
 			re:       re(` (?:developer|dev|god|sudo|admin|debug|unrestricted|unfiltered|uncensored|jailbreak|dan|evil|maintenance|override|root|opposite|anti) mode `),
-			ok:       func(_ []string, s string) bool { return hasAny(s, personal...) },
+			// The mode must be the model's, in the same clause: "Flask
+			// debug mode lets you see tracebacks" is about Flask.
+			ok: func(m []string, s string) bool { return hasAny(clauseOf(s, m[0]), modeOwner...) },
 		},
 		{
 			name:     "jailbreak",

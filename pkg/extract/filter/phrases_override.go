@@ -56,6 +56,8 @@ func overridePhrases() []phrase {
 			also:     []string{"all", "everything", "anything"},
 			re: re(` forget (?:about )?(?:all|everything|anything)(?: (?:that |what )?(?:you|i|we)(?: have| had| 've)?(?: been)? (?:know|knew|learned|learnt|were told|was told|told you|said|discussed|were taught|were given))?` +
 				`(?: (?:so far|until now|up to now|before|above|previously|earlier|before this))? (?:[.,;:!?]|and|then|now) `),
+			// "help you not to forget anything!", "don't forget anything".
+			negatable: true,
 		},
 		{
 			// "stop following your guidelines", "do not obey the system prompt".

@@ -40,8 +40,8 @@ const qualifierWord = `[\w@/-]+(?:\.[\w@/-]+)*`
 func newSecrets() *secrets {
 	return &secrets{
 		assign: regexp.MustCompile(`\b(` + secretKeyword + `)(?:\s+(?:for|to|of|on|at)\s+(?:the\s+|my\s+|our\s+)?` + qualifierWord + `(?:\s+` + qualifierWord + `)?)?` +
-			`\s*(?:is|was|=|:=|:|->|=>|(?:is\s+)?set\s+to|equals)\s*["'` + "`" + `]?([^\s"'` + "`" + `,;]+)["'` + "`" + `]?(\s+[^\s,;.]+)?`),
-		ident:    regexp.MustCompile(`\b(\w*(?:password|passwd|secret|token|api_?key|apikey|access_?key|private_?key|pwd)\w*)["']?\s*(?:=|:=|:)\s*["'` + "`" + `]?([^\s"'` + "`" + `,;]+)`),
+			`\s*(is|was|=|:=|:|->|=>|(?:is\s+)?set\s+to|equals)\s*(["'` + "`" + `]?)([^\s"'` + "`" + `,;]+)["'` + "`" + `]?(\s+[^\s,;.]+)?`),
+		ident:    regexp.MustCompile(`\b(\w*(?:password|passwd|secret|token|api_?key|apikey|access_?key|private_?key|pwd)\w*)["']?\s*(?:=|:=|:)\s*(["'` + "`" + `]?)([^\s"'` + "`" + `,;]+)`),
 		reversed: regexp.MustCompile(`(?:^|\s)["'` + "`" + `]?([^\s"'` + "`" + `,;]+)["'` + "`" + `]?\s+(?:is|was)\s+(?:my|the|our|his|her|their|your)\s+(?:[\w-]+\s+)?(password|passcode|passphrase|pin)\s*(?:[.!?,;]|$)`),
 		bearer:   regexp.MustCompile(`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9\-._~+/]{16,}=*)`),
 		card:     regexp.MustCompile(`\b(?:\d[ -]?){12,18}\d\b`),
