@@ -25,10 +25,10 @@ func (x *Extractor) explicit(e *memory.Event) []memory.FactMessage {
 	}
 	// The id is the one POST /v1/memories announced (from the content as
 	// sent), unless a secret was redacted: an id hashed from the secret
-	// would let a guess be checked against it.
+	// would let a guess be checked against it, so it comes from the event.
 	id := memory.MemoryID(o.tenant, o.namespace, o.subject, in.Content)
 	if len(st.Redacted) > 0 {
-		id = ""
+		id = memory.RedactedID(o.tenant, o.namespace, o.subject, o.event)
 	}
 	fm, ok := x.build(o, candidate{
 		key: st.Key, content: st.Content, tags: st.Tags, domain: in.Domain, typ: in.Type, kind: in.Kind,

@@ -32,3 +32,11 @@ func MemoryID(tenant, namespace, subject, content string) string {
 	h := ContentHash(content)
 	return DeterministicID(tenant, namespace, subject, string(h[:]))
 }
+
+// RedactedID is the id of an explicit memory stored with a secret
+// redacted: derived from the event that carried it, never from the content
+// (a hash of the content would let a guess of the secret be checked
+// against the id). event is the event's message id (tenant and event id).
+func RedactedID(tenant, namespace, subject, event string) string {
+	return DeterministicID(tenant, namespace, subject, "redacted", event)
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/recollect-dev/recollect/pkg/bus"
@@ -56,7 +57,9 @@ func learnWaitOptions(w http.ResponseWriter, r *http.Request, req *LearnRequest)
 func (q *Query) awaitStored(w http.ResponseWriter, r *http.Request, e *memory.Event, resp LearnResponse, feed <-chan memory.StoredEvent, timeout time.Duration) {
 	ctx, cancel := context.WithTimeout(r.Context(), timeout)
 	defer cancel()
-	m, merged, err := q.waitMemory(ctx, e.Tenant, resp.MemoryID, feed)
+	// A memory stored with a secret redacted has its event's id instead.
+	m, merged, err := q.waitMemory(ctx, e.Tenant, feed, resp.MemoryID,
+		memory.RedactedID(e.Tenant, e.Namespace, e.Subject, bus.EventMsgID(e.Tenant, e.ID)))
 	if err == nil {
 		q.writeStored(w, resp, m, merged)
 		return
@@ -80,20 +83,22 @@ func (q *Query) awaitStored(w http.ResponseWriter, r *http.Request, e *memory.Ev
 }
 
 // waitMemory waits for the memory that took the learn: named by a stored
-// event, or found under id by polling. merged says another memory absorbed
-// it (a duplicate or near-duplicate was reinforced).
-func (q *Query) waitMemory(ctx context.Context, tenant, id string, stored <-chan memory.StoredEvent) (memory.Memory, bool, error) {
+// event, or found under one of ids by polling. merged says another memory
+// absorbed it (a duplicate or near-duplicate was reinforced).
+func (q *Query) waitMemory(ctx context.Context, tenant string, stored <-chan memory.StoredEvent, ids ...string) (memory.Memory, bool, error) {
 	delay := waitFirstPoll
 	for {
-		m, err := q.store.Get(ctx, tenant, id)
-		if err == nil {
-			return m, false, nil
-		}
-		if !errors.Is(err, store.ErrNotFound) {
-			if ctx.Err() != nil {
-				return memory.Memory{}, false, ctx.Err()
+		for _, id := range ids {
+			m, err := q.store.Get(ctx, tenant, id)
+			if err == nil {
+				return m, false, nil
 			}
-			return memory.Memory{}, false, fmt.Errorf("get memory %s: %w", id, err)
+			if !errors.Is(err, store.ErrNotFound) {
+				if ctx.Err() != nil {
+					return memory.Memory{}, false, ctx.Err()
+				}
+				return memory.Memory{}, false, fmt.Errorf("get memory %s: %w", id, err)
+			}
 		}
 		t := time.NewTimer(delay)
 		select {
@@ -106,7 +111,7 @@ func (q *Query) waitMemory(ctx context.Context, tenant, id string, stored <-chan
 			if err != nil {
 				return memory.Memory{}, false, fmt.Errorf("get memory %s named by its stored event: %w", ev.ID, err)
 			}
-			return m, ev.ID != id && ev.Op != memory.StoredInserted, nil
+			return m, !slices.Contains(ids, ev.ID) && ev.Op != memory.StoredInserted, nil
 		case <-t.C:
 		}
 		delay = min(2*delay, waitMaxPoll)
