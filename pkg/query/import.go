@@ -34,12 +34,16 @@ const (
 // nothing was written; Errors lists the bad lines (the first
 // MaxImportErrors) and Error, Code and Field are those of web.Error.
 type ImportResponse struct {
-	Imported int                  `json:"imported"`
-	Skipped  int                  `json:"skipped"`
-	Errors   []snapshot.LineError `json:"errors"`
-	Error    string               `json:"error,omitempty"`
-	Code     string               `json:"code,omitempty"`
-	Field    string               `json:"field,omitempty"`
+	Imported int `json:"imported"`
+	Skipped  int `json:"skipped"`
+	// Redacted counts records stored with a secret redacted, Quarantined
+	// those this import quarantined (see screen).
+	Redacted    int                  `json:"redacted,omitempty"`
+	Quarantined int                  `json:"quarantined,omitempty"`
+	Errors      []snapshot.LineError `json:"errors"`
+	Error       string               `json:"error,omitempty"`
+	Code        string               `json:"code,omitempty"`
+	Field       string               `json:"field,omitempty"`
 }
 
 // SetImportRules sets what import checks beyond a record's own validity:
@@ -57,6 +61,13 @@ func (q *Query) SetEmbedder(model embed.Embedder, vectors *embedder.Vectorizer) 
 	q.model, q.vectors = model, vectors
 }
 
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // importMemories stores an NDJSON stream of memories for the caller's
 // tenant: every record's tenant is replaced by it, whatever the file says.
 // All or nothing for validation: every line is read and checked first, and
@@ -65,7 +76,9 @@ func (q *Query) SetEmbedder(model embed.Embedder, vectors *embedder.Vectorizer) 
 // upserted by id in batches, which is idempotent: after a failure midway,
 // sending the same stream again is safe. Records without a vector, or with
 // one of another model or width, are embedded again; records already
-// stored with every field equal are skipped.
+// stored with every field equal are skipped. Every record passes the
+// explicit-memory filters first (see screen): secrets are redacted,
+// instructions aimed at the model quarantined.
 func (q *Query) importMemories(w http.ResponseWriter, r *http.Request) {
 	tenant, ok := q.tenant(w, r, r.URL.Query().Get("tenant"))
 	if !ok {
@@ -82,6 +95,11 @@ func (q *Query) importMemories(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	resp := ImportResponse{Errors: []snapshot.LineError{}}
+	for i := range mems {
+		red, quar := screen(q.screen, &mems[i])
+		resp.Redacted += b2i(red)
+		resp.Quarantined += b2i(quar)
+	}
 	for start := 0; start < len(mems); start += importBatch {
 		batch := mems[start:min(start+importBatch, len(mems))]
 		written, skipped, err := q.importBatch(r.Context(), tenant, batch)

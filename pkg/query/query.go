@@ -21,6 +21,7 @@ import (
 	"github.com/recollect-dev/recollect/pkg/consolidate"
 	"github.com/recollect-dev/recollect/pkg/embed"
 	"github.com/recollect-dev/recollect/pkg/embedder"
+	"github.com/recollect-dev/recollect/pkg/extract/filter"
 	"github.com/recollect-dev/recollect/pkg/ingest"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/recall"
@@ -47,6 +48,8 @@ type TreeLoader interface {
 
 // Query is the query module's HTTP surface.
 type Query struct {
+	// screen is the explicit-memory filter imports pass (see screen).
+	screen   *filter.Filter
 	recaller *recall.Recaller
 	store    store.Store
 	pub      Publisher
@@ -77,7 +80,8 @@ type Query struct {
 
 // New builds the module.
 func New(r *recall.Recaller, st store.Store, pub Publisher, trees TreeLoader, reg prometheus.Registerer, log *slog.Logger, now func() time.Time) *Query {
-	q := &Query{recaller: r, store: st, pub: pub, trees: trees, log: log, now: now, tokens: newTokenCache(), waiters: newStoredWaiters()}
+	q := &Query{recaller: r, store: st, pub: pub, trees: trees, log: log, now: now, tokens: newTokenCache(), waiters: newStoredWaiters(),
+		screen: filter.New(filter.WithMaxContentChars(memory.MaxContentChars))}
 	q.latency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "recollect_query_duration_seconds", Help: "Query API latency by route.",
 		Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}}, []string{"route"})
 	q.deleted = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "recollect_query_deleted_total",
