@@ -175,6 +175,7 @@ func newRecallCmd() *cobra.Command {
 	fs.StringVar(&req.Channel, "channel", "", "channel, a ranking hint")
 	fs.BoolVar(&req.Filters.IncludeArchived, "archived", false, "include archived memories")
 	fs.BoolVar(&req.Filters.IncludeSuperseded, "superseded", false, "include superseded memories (older versions of facts)")
+	fs.BoolVar(&req.Filters.IncludeQuarantined, "quarantined", false, "include quarantined memories (suspected prompt injection, kept for review)")
 	fs.BoolVar(&req.Dry, "dry", false, "do not count this as an access of the memories")
 	fs.StringVar(&req.Filters.FilePath, "file-path", "", "only memories whose scope globs match this file (and those without scope)")
 	expand := fs.Bool("expand", false, "with an LLM on the server: also search alternative phrasings of the query")

@@ -27,10 +27,13 @@ type RecallInput struct {
 	IncludeArchived bool          `json:"include_archived,omitempty" jsonschema:"also search archived memories"`
 	// Superseded memories are listed for their history; like archived ones
 	// they never go into the context block.
-	IncludeSuperseded bool   `json:"include_superseded,omitempty" jsonschema:"also list superseded memories (older versions of facts, replaced by newer ones)"`
-	FilePath          string `json:"file_path,omitempty" jsonschema:"the file being worked on: memories scoped to other files are left out"`
-	Expand            *bool  `json:"expand,omitempty" jsonschema:"also search alternative phrasings written by the server's LLM (default: only when the first pass is weak)"`
-	Rerank            *bool  `json:"rerank,omitempty" jsonschema:"have the server's LLM rerank the best memories (default: the server's setting)"`
+	IncludeSuperseded bool `json:"include_superseded,omitempty" jsonschema:"also list superseded memories (older versions of facts, replaced by newer ones)"`
+	// Quarantined memories (suspected prompt injection) are listed for
+	// review; they never go into the context block either.
+	IncludeQuarantined bool   `json:"include_quarantined,omitempty" jsonschema:"also list quarantined memories (kept, but suspected of prompt injection; never put in the context block)"`
+	FilePath           string `json:"file_path,omitempty" jsonschema:"the file being worked on: memories scoped to other files are left out"`
+	Expand             *bool  `json:"expand,omitempty" jsonschema:"also search alternative phrasings written by the server's LLM (default: only when the first pass is weak)"`
+	Rerank             *bool  `json:"rerank,omitempty" jsonschema:"have the server's LLM rerank the best memories (default: the server's setting)"`
 }
 
 // RecallOutput is the ranked memories and the prompt block.
@@ -42,7 +45,7 @@ type RecallOutput struct {
 func (t *tools) recall(ctx context.Context, req *mcp.CallToolRequest, in RecallInput) (*mcp.CallToolResult, RecallOutput, error) {
 	resp, err := t.clientFor(req).Recall(ctx, recall.Request{Query: in.Query, Key: in.Key, K: in.K, Namespace: in.Namespace, Expand: in.Expand, Rerank: in.Rerank,
 		Filters: recall.Filters{Domains: in.Domains, Types: in.Types, Tags: in.Tags, IncludeArchived: in.IncludeArchived,
-			IncludeSuperseded: in.IncludeSuperseded, FilePath: in.FilePath}})
+			IncludeSuperseded: in.IncludeSuperseded, IncludeQuarantined: in.IncludeQuarantined, FilePath: in.FilePath}})
 	if err != nil {
 		return nil, RecallOutput{}, explain(err)
 	}
