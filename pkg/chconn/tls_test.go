@@ -1,21 +1,24 @@
 package chconn
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"net/url"
 	"os"
 	"strings"
 	"testing"
+	"time"
+
+	ch "github.com/ClickHouse/clickhouse-go/v2"
 
 	"github.com/recollect-dev/recollect/internal/testcerts"
+	"github.com/recollect-dev/recollect/internal/testserver"
 )
 
 // The DSN's TLS files become the driver's tls.Config, and that config
-// completes a handshake with a server that requires the client
-// certificate. (The Debian clickhouse-server 18.16 used by the other tests
-// is not configured for TLS here; the handshake is against a Go TLS
-// listener signed by the same test CA.)
+// completes a handshake with a Go TLS listener that requires the client
+// certificate (TestClickHouseTLS does the same against clickhouse-server).
 func TestParseDSNTLSFiles(t *testing.T) {
 	certs := testcerts.New(t)
 	q := url.Values{"secure": {"true"}, "tls_ca_file": {certs.CA}, "tls_cert_file": {certs.ClientCert}, "tls_key_file": {certs.ClientKey}, "dial_timeout": {"2s"}}
@@ -100,4 +103,43 @@ func TestParseDSNTLSErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A real clickhouse-server serving the native protocol over TLS and
+// requiring client certificates: a DSN with secure=true and the three
+// files connects and queries; one without the client certificate is
+// refused.
+func TestClickHouseTLS(t *testing.T) {
+	certs := testcerts.New(t)
+	srv := testserver.StartClickHouseTLS(t, certs)
+	q := url.Values{"secure": {"true"}, "tls_ca_file": {certs.CA}, "tls_cert_file": {certs.ClientCert}, "tls_key_file": {certs.ClientKey}, "dial_timeout": {"5s"}}
+	dsn := "clickhouse://" + srv.SecureAddr() + "/default?" + q.Encode()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	tbl, err := Open(ctx, dsn, "tls_probe", func(d Dialect) Schema {
+		return Schema{Columns: "x UInt8", Engine: "Log"}
+	})
+	if err != nil {
+		t.Fatalf("open over tls: %v", err)
+	}
+	if err := tbl.Insert(ctx, "x", 1, func(int) []any { return []any{uint8(7)} }); err != nil {
+		t.Fatalf("insert over tls: %v", err)
+	}
+	_ = tbl.Close()
+
+	q.Del("tls_cert_file")
+	q.Del("tls_key_file")
+	opts, err := ParseDSN("clickhouse://" + srv.SecureAddr() + "/default?" + q.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := ch.Open(opts)
+	if err == nil {
+		err = conn.Ping(ctx)
+		_ = conn.Close()
+	}
+	if err == nil {
+		t.Fatal("connected without a client certificate")
+	}
+	t.Logf("refused as expected: %v", err)
 }
