@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -30,8 +31,9 @@ func TestSecretsStayOutOfLogsAndConfig(t *testing.T) {
 		qdrantKey   = "qk-qdrantkey-8b2e5d9a7c1f3064"
 		redisPass   = "rpass-6d1f8a3c9b2e7054"
 		chPass      = "chpass-2c7e9a5d1b8f4063"
+		natsPass    = "npass-4e8a1c7d2f9b3065"
 	)
-	secrets := []string{apiKey, llmKey, querySecret, embedKey, qdrantKey, redisPass, chPass}
+	secrets := []string{apiKey, llmKey, querySecret, embedKey, qdrantKey, redisPass, chPass, natsPass}
 	deadLLM := fmt.Sprintf("http://127.0.0.1:%d/v1?key=%s", testserver.FreePort(t), querySecret)
 	common := []string{
 		"--log-level", "debug", "--log-format", "text",
@@ -127,20 +129,31 @@ func TestSecretsStayOutOfLogsAndConfig(t *testing.T) {
 		t.Fatalf("no debug lines: the check saw less than it should")
 	}
 
-	// A run that cannot start: Redis and ClickHouse unreachable.
-	var failed bytes.Buffer
-	cmd = newRunCmd("")
-	cmd.SetOut(&failed)
-	cmd.SetErr(&failed)
-	cmd.SetArgs(append(append([]string{"--data-dir", t.TempDir(), "--http-addr", "127.0.0.1:0"}, common...), brokenBackends...))
-	ctx2, cancel2 := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel2()
-	err := cmd.ExecuteContext(ctx2)
-	if err == nil {
-		t.Fatal("run started with Redis and ClickHouse unreachable")
+	// Runs that cannot start: Redis and ClickHouse unreachable; NATS
+	// unreachable.
+	deadNATS := []string{"--nats-url", fmt.Sprintf("nats://recollect:%s@127.0.0.1:%d", natsPass, testserver.FreePort(t)), "--nats-connect-timeout", "2s"}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"redis and clickhouse down", brokenBackends, []string{"redis", "clickhouse"}},
+		{"nats down", deadNATS, []string{"nats"}},
+	} {
+		var failed bytes.Buffer
+		cmd = newRunCmd("")
+		cmd.SetOut(&failed)
+		cmd.SetErr(&failed)
+		cmd.SetArgs(append(append([]string{"--data-dir", t.TempDir(), "--http-addr", "127.0.0.1:0", "--insecure"}, common...), tc.args...))
+		ctx2, cancel2 := context.WithTimeout(context.Background(), time.Minute)
+		err := cmd.ExecuteContext(ctx2)
+		cancel2()
+		if err == nil {
+			t.Fatalf("%s: run started", tc.name)
+		}
+		if !slices.ContainsFunc(tc.want, func(w string) bool { return strings.Contains(strings.ToLower(err.Error()), w) }) {
+			t.Fatalf("%s: start failed for another reason: %v", tc.name, err)
+		}
+		check(tc.name+": the failed start", failed.String()+"\n"+err.Error())
 	}
-	if !strings.Contains(err.Error(), "redis") && !strings.Contains(err.Error(), "clickhouse") {
-		t.Fatalf("start failed for another reason: %v", err)
-	}
-	check("the failed start", failed.String()+"\n"+err.Error())
 }
