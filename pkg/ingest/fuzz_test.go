@@ -1,9 +1,10 @@
 package ingest
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
-	"reflect"
 	"testing"
 	"time"
 
@@ -51,8 +52,13 @@ func FuzzDecode(f *testing.F) {
 			if err := back.Normalize(now); err != nil {
 				t.Fatalf("accepted event %d is invalid after the bus: %v\n%s", k, err, msg.Data)
 			}
-			if !reflect.DeepEqual(back, events[k]) {
-				t.Fatalf("event %d changed on the bus:\n got %+v\nwant %+v", k, back, events[k])
+			// Compared encoded: an empty list and none are the same event.
+			again, err := json.Marshal(&back)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(again, msg.Data) {
+				t.Fatalf("event %d changed on the bus:\n got %s\nwant %s", k, again, msg.Data)
 			}
 		}
 	})

@@ -1,11 +1,11 @@
 package query
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -33,8 +33,8 @@ func fuzzDecode(t *testing.T, body []byte, v any) bool {
 }
 
 // roundTrip encodes v and decodes it strictly into a fresh value of its
-// type, which must be equal: what a client library sends back is read the
-// same.
+// type, which must encode the same (an empty list and none are the same
+// request): what a client library sends back is read the same.
 func roundTrip[T any](t *testing.T, v T) {
 	t.Helper()
 	raw, err := json.Marshal(v)
@@ -45,8 +45,12 @@ func roundTrip[T any](t *testing.T, v T) {
 	if err := strictjson.Unmarshal(raw, &back); err != nil {
 		t.Fatalf("decode of our own encoding refused: %v\n%s", err, raw)
 	}
-	if !reflect.DeepEqual(back, v) {
-		t.Fatalf("round trip changed the request:\n got %+v\nwant %+v\n%s", back, v, raw)
+	again, err := json.Marshal(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again, raw) {
+		t.Fatalf("round trip changed the request:\n got %s\nwant %s", again, raw)
 	}
 }
 

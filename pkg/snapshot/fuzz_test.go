@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -48,8 +47,9 @@ func FuzzNDJSON(f *testing.F) {
 			if err != nil {
 				t.Fatalf("our own line refused: %v\n%s", err, line)
 			}
-			if !reflect.DeepEqual(back, m) {
-				t.Fatalf("record changed on export and import:\n got %+v\nwant %+v", back, m)
+			// Compared encoded: an empty list and none are the same record.
+			if again, _ := json.Marshal(back); !bytes.Equal(again, line) {
+				t.Fatalf("record changed on export and import:\n got %s\nwant %s", again, line)
 			}
 			kept := m
 			if err := Prepare(&kept, memory.DefaultTenant, rd.Line(), Rules{Now: fuzzNow}); err != nil {
