@@ -43,6 +43,9 @@ func (f *rawFact) UnmarshalJSON(b []byte) error {
 			return err
 		}
 		f.Value = strings.TrimSpace(s)
+		if f.Value == "" {
+			return errors.New("fact has no value")
+		}
 		return nil
 	}
 	var m map[string]json.RawMessage
