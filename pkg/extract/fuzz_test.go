@@ -2,7 +2,6 @@ package extract
 
 import (
 	"encoding/json"
-	"reflect"
 	"testing"
 	"unicode/utf8"
 )
@@ -58,12 +57,14 @@ func FuzzParseAnswer(f *testing.F) {
 		if !utf8.ValidString(content) || len(facts) == 0 {
 			return // invalid UTF-8 is replaced on the way: no exact round trip
 		}
-		again, how2, err := parseAnswer(encodeFacts(t, facts))
+		written := encodeFacts(t, facts)
+		again, how2, err := parseAnswer(written)
 		if err != nil || how2 != parsedClean {
 			t.Fatalf("our own encoding of the facts reads %q, %v", how2, err)
 		}
-		if !reflect.DeepEqual(again, facts) {
-			t.Fatalf("facts changed when written back:\n got %+v\nwant %+v", again, facts)
+		// Compared encoded: no tags and an empty tag list are the same.
+		if got := encodeFacts(t, again); got != written {
+			t.Fatalf("facts changed when written back:\n got %s\nwant %s", got, written)
 		}
 	})
 }
