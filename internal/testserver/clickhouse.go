@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/ClickHouse/clickhouse-go/v2"
+
+	"github.com/recollect-dev/recollect/internal/testcerts"
 )
 
 const (
@@ -39,6 +41,10 @@ type ClickHouseServer struct {
 	dir      string
 	tcpPort  int
 	httpPort int
+	// With certs, the server also serves native TLS on securePort and
+	// requires client certificates signed by certs.CA there.
+	certs      *testcerts.Set
+	securePort int
 
 	mu     sync.Mutex
 	cmd    *exec.Cmd
@@ -57,13 +63,36 @@ func ClickHouse(t testing.TB) string {
 // StartClickHouse is ClickHouse with a handle for Stop and Start.
 func StartClickHouse(t testing.TB) *ClickHouseServer {
 	t.Helper()
+	return startClickHouse(t, nil)
+}
+
+// StartClickHouseTLS is StartClickHouse that also serves the native
+// protocol over TLS (SecureAddr) with certs.ServerCert, requiring a client
+// certificate signed by certs.CA.
+func StartClickHouseTLS(t testing.TB, certs testcerts.Set) *ClickHouseServer {
+	t.Helper()
+	return startClickHouse(t, &certs)
+}
+
+// SecureAddr is the native TLS address "127.0.0.1:PORT" of a server from
+// StartClickHouseTLS.
+func (s *ClickHouseServer) SecureAddr() string {
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(s.securePort))
+}
+
+func startClickHouse(t testing.TB, certs *testcerts.Set) *ClickHouseServer {
+	t.Helper()
 	s := &ClickHouseServer{
-		bin: RequireBinary(t, clickHouseBinary, clickHouseInstallHint),
-		dir: t.TempDir(),
+		bin:   RequireBinary(t, clickHouseBinary, clickHouseInstallHint),
+		dir:   t.TempDir(),
+		certs: certs,
 	}
 	var errs []error
 	for range clickHouseStartAttempts {
 		s.tcpPort, s.httpPort = FreePort(t), FreePort(t)
+		if certs != nil {
+			s.securePort = FreePort(t)
+		}
 		err := s.start()
 		if err == nil {
 			t.Cleanup(func() {
@@ -122,7 +151,7 @@ func (s *ClickHouseServer) start() error {
 		return fmt.Errorf("clickhouse-server on %s already running", s.Addr())
 	}
 	cfgPath := filepath.Join(s.dir, "config.xml")
-	if err := os.WriteFile(cfgPath, []byte(clickHouseConfig(s.dir, s.tcpPort, s.httpPort)), 0o600); err != nil {
+	if err := os.WriteFile(cfgPath, []byte(clickHouseConfig(s.dir, s.tcpPort, s.httpPort, s.tlsConfig())), 0o600); err != nil {
 		return fmt.Errorf("write clickhouse config %s: %w", cfgPath, err)
 	}
 	out := &syncBuffer{}
@@ -227,7 +256,27 @@ func clickHousePing(addr string) error {
 // <clickhouse>). Everything lives under dir; only loopback is served; no
 // interserver port, no system log tables; caches and memory are small
 // because tests write little.
-func clickHouseConfig(dir string, tcpPort, httpPort int) string {
+// tlsConfig is the config's TLS part: empty without certs.
+func (s *ClickHouseServer) tlsConfig() string {
+	if s.certs == nil {
+		return ""
+	}
+	return fmt.Sprintf(`
+  <tcp_port_secure>%d</tcp_port_secure>
+  <openSSL>
+    <server>
+      <certificateFile>%s</certificateFile>
+      <privateKeyFile>%s</privateKeyFile>
+      <caConfig>%s</caConfig>
+      <verificationMode>strict</verificationMode>
+      <loadDefaultCAFile>false</loadDefaultCAFile>
+      <cacheSessions>false</cacheSessions>
+      <disableProtocols>sslv2,sslv3</disableProtocols>
+    </server>
+  </openSSL>`, s.securePort, xmlEscape(s.certs.ServerCert), xmlEscape(s.certs.ServerKey), xmlEscape(s.certs.CA))
+}
+
+func clickHouseConfig(dir string, tcpPort, httpPort int, tlsPart string) string {
 	p := func(sub string) string { return xmlEscape(filepath.Join(dir, sub) + "/") }
 	return fmt.Sprintf(`<?xml version="1.0"?>
 <yandex>
@@ -241,7 +290,7 @@ func clickHouseConfig(dir string, tcpPort, httpPort int) string {
   </logger>
   <listen_host>127.0.0.1</listen_host>
   <tcp_port>%[3]d</tcp_port>
-  <http_port>%[4]d</http_port>
+  <http_port>%[4]d</http_port>%[9]s
   <path>%[5]s</path>
   <tmp_path>%[6]s</tmp_path>
   <user_files_path>%[7]s</user_files_path>
@@ -285,7 +334,7 @@ func clickHouseConfig(dir string, tcpPort, httpPort int) string {
   </quotas>
 </yandex>
 `, xmlEscape(filepath.Join(dir, "log", "server.log")), xmlEscape(filepath.Join(dir, "log", "server.err.log")),
-		tcpPort, httpPort, p("data"), p("tmp"), p("user_files"), p("format_schemas"))
+		tcpPort, httpPort, p("data"), p("tmp"), p("user_files"), p("format_schemas"), tlsPart)
 }
 
 // xmlEscape keeps an unusual temp dir path from breaking the config.

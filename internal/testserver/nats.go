@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/recollect-dev/recollect/internal/testcerts"
 )
 
 // natsServerBinEnv names a prebuilt nats-server binary (make test builds one
@@ -37,12 +39,26 @@ func NATSServerBin(t testing.TB) string {
 // port and returns its client URL. It is stopped when the test ends.
 func NATSServer(t testing.TB) string {
 	t.Helper()
+	return "nats://" + natsServer(t)
+}
+
+// NATSServerTLS is NATSServer accepting only TLS clients that present a
+// certificate signed by certs' CA; it returns "tls://127.0.0.1:PORT".
+func NATSServerTLS(t testing.TB, certs testcerts.Set) string {
+	t.Helper()
+	return "tls://" + natsServer(t, "--tlsverify", "--tlscert", certs.ServerCert, "--tlskey", certs.ServerKey, "--tlscacert", certs.CA)
+}
+
+// natsServer starts the process with extra flags and returns host:port.
+func natsServer(t testing.TB, extra ...string) string {
+	t.Helper()
 	bin := NATSServerBin(t)
 	dir := t.TempDir()
 	for attempt := 0; attempt < 5; attempt++ {
 		port := FreePort(t)
 		logPath := filepath.Join(dir, "nats.log")
-		cmd := exec.Command(bin, "-a", "127.0.0.1", "-p", strconv.Itoa(port), "-js", "-sd", filepath.Join(dir, "js"), "-l", logPath, "--http_port", "0")
+		args := append([]string{"-a", "127.0.0.1", "-p", strconv.Itoa(port), "-js", "-sd", filepath.Join(dir, "js"), "-l", logPath, "--http_port", "0"}, extra...)
+		cmd := exec.Command(bin, args...)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		if err := cmd.Start(); err != nil {
 			t.Fatalf("start nats-server: %v", err)
@@ -76,7 +92,7 @@ func NATSServer(t testing.TB) string {
 				_ = cmd.Process.Kill()
 			}
 		})
-		return "nats://" + addr
+		return addr
 	}
 	t.Fatalf("nats-server did not start")
 	return ""

@@ -3,6 +3,7 @@ package testserver
 import (
 	"bufio"
 	"bytes"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -13,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/recollect-dev/recollect/internal/testcerts"
 )
 
 const (
@@ -30,11 +33,42 @@ const (
 // when the test ends.
 func Redis(t testing.TB) string {
 	t.Helper()
+	return redisServer(t, nil)
+}
+
+// RedisTLS starts a redis-server that listens only for TLS, with
+// certs.ServerCert, and requires clients to present a certificate signed
+// by certs.CA (tls-auth-clients yes). It returns "rediss://127.0.0.1:PORT/0".
+// The test is skipped (or fails, see RequireBinary) when redis-server was
+// built without TLS.
+func RedisTLS(t testing.TB, certs testcerts.Set) string {
+	t.Helper()
+	bin := RequireBinary(t, redisBinary, redisInstallHint)
+	if out, err := exec.Command(bin, "--version").CombinedOutput(); err == nil && !redisHasTLS(bin) {
+		msg := fmt.Sprintf("%s (%s) has no TLS support", bin, bytes.TrimSpace(out))
+		if serversRequired() {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return "rediss://" + redisServer(t, &certs) + "/0"
+}
+
+// redisHasTLS asks the binary to parse tls-port followed by a directive
+// that does not exist: a build with TLS stops at the second, one without
+// at the first.
+func redisHasTLS(bin string) bool {
+	out, _ := exec.Command(bin, "--tls-port", "0", "--recollect-probe", "yes").CombinedOutput()
+	return bytes.Contains(out, []byte("recollect-probe"))
+}
+
+func redisServer(t testing.TB, certs *testcerts.Set) string {
+	t.Helper()
 	bin := RequireBinary(t, redisBinary, redisInstallHint)
 	dir := t.TempDir()
 	var errs []error
 	for range redisStartAttempts {
-		addr, err := startRedis(t, bin, dir)
+		addr, err := startRedis(t, bin, dir, certs)
 		if err == nil {
 			return addr
 		}
@@ -52,12 +86,12 @@ func RedisURL(t testing.TB) string {
 
 // startRedis makes one attempt on one port. It registers the cleanup only
 // once the server answers, and stops the process itself otherwise.
-func startRedis(t testing.TB, bin, dir string) (string, error) {
+func startRedis(t testing.TB, bin, dir string, certs *testcerts.Set) (string, error) {
 	t.Helper()
 	port := FreePort(t)
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	out := &syncBuffer{}
-	cmd := exec.Command(bin,
+	args := []string{
 		"--port", strconv.Itoa(port),
 		"--bind", "127.0.0.1",
 		"--save", "",
@@ -65,7 +99,16 @@ func startRedis(t testing.TB, bin, dir string) (string, error) {
 		"--dir", dir,
 		"--daemonize", "no",
 		"--logfile", "",
-	)
+	}
+	ping := func() error { return redisPing(addr) }
+	if certs != nil {
+		args[1] = "0" // no plain port
+		args = append(args, "--tls-port", strconv.Itoa(port),
+			"--tls-cert-file", certs.ServerCert, "--tls-key-file", certs.ServerKey,
+			"--tls-ca-cert-file", certs.CA, "--tls-auth-clients", "yes")
+		ping = func() error { return redisPingTLS(addr, *certs) }
+	}
+	cmd := exec.Command(bin, args...)
 	cmd.Stdout = out
 	cmd.Stderr = out
 	// Cleanup does not run when the test binary dies (e.g. -timeout);
@@ -84,7 +127,7 @@ func startRedis(t testing.TB, bin, dir string) (string, error) {
 			return &permanentError{err: fmt.Errorf("redis-server exited: %v", werr)}
 		default:
 		}
-		return redisPing(addr)
+		return ping()
 	})
 	if err != nil {
 		stopRedis(cmd, exited)
@@ -125,6 +168,23 @@ func redisPing(addr string) error {
 	if err != nil {
 		return fmt.Errorf("dial %s: %w", addr, err)
 	}
+	return redisPingConn(addr, conn)
+}
+
+// redisPingTLS is redisPing over TLS with the client certificate of certs.
+func redisPingTLS(addr string, certs testcerts.Set) error {
+	tc, err := certs.ClientTLS()
+	if err != nil {
+		return err
+	}
+	conn, err := tls.DialWithDialer(&net.Dialer{Timeout: time.Second}, "tcp", addr, tc)
+	if err != nil {
+		return fmt.Errorf("dial tls %s: %w", addr, err)
+	}
+	return redisPingConn(addr, conn)
+}
+
+func redisPingConn(addr string, conn net.Conn) error {
 	defer conn.Close()
 	if err := conn.SetDeadline(time.Now().Add(time.Second)); err != nil {
 		return fmt.Errorf("set deadline %s: %w", addr, err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -35,6 +36,16 @@ type Bus struct {
 	consumers map[*Consumer]struct{}
 	closeOnce sync.Once
 	closeErr  error
+
+	connErr atomic.Pointer[error] // the last failed (re)connect attempt
+}
+
+// lastConnectErr is why the last connect attempt failed, if one did.
+func (b *Bus) lastConnectErr() error {
+	if p := b.connErr.Load(); p != nil {
+		return *p
+	}
+	return b.nc.LastError()
 }
 
 // Open connects to cfg.URL (reconnecting forever), or starts an embedded
@@ -62,6 +73,11 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*Bus, error) {
 			}
 		}),
 		nats.ReconnectHandler(func(nc *nats.Conn) { log.Info("nats reconnected", "url", nc.ConnectedUrlRedacted()) }),
+		nats.ReconnectErrHandler(func(_ *nats.Conn, err error) {
+			if err != nil {
+				b.connErr.Store(&err)
+			}
+		}),
 		nats.ErrorHandler(func(_ *nats.Conn, sub *nats.Subscription, err error) {
 			subject := ""
 			if sub != nil {
@@ -84,6 +100,13 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*Bus, error) {
 		opts = append(opts, nats.RetryOnFailedConnect(true))
 		if cfg.CredsFile != "" {
 			opts = append(opts, nats.UserCredentials(cfg.CredsFile))
+		}
+		if cfg.TLS.Set() {
+			tc, err := cfg.TLS.Config(nil)
+			if err != nil {
+				return nil, fmt.Errorf("open bus: nats %w", err)
+			}
+			opts = append(opts, nats.Secure(tc))
 		}
 	}
 	nc, err := nats.Connect(url, opts...)
@@ -124,6 +147,10 @@ func (b *Bus) setup(ctx context.Context) error {
 		}
 		select {
 		case <-ctx.Done():
+			if last := b.lastConnectErr(); last != nil && !b.nc.IsConnected() {
+				// Why the connection fails (TLS, auth) says more than the timeout.
+				err = fmt.Errorf("%w (last connect error: %v)", err, last)
+			}
 			return fmt.Errorf("nats not ready within %s: %w", b.cfg.ConnectTimeout, err)
 		case <-time.After(setupRetryWait):
 			b.log.Warn("waiting for nats", "error", err)

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/recollect-dev/recollect/pkg/tlsconf"
 )
 
 // Defaults; a zero field of Config takes its default in Open.
@@ -39,6 +41,9 @@ type Config struct {
 	EmbeddedSync string
 	// CredsFile is a NATS credentials file for URL.
 	CredsFile string
+	// TLS trusts a custom CA and presents a client certificate to URL's
+	// servers; a tls:// URL alone uses the system roots.
+	TLS tlsconf.Files
 	// ClientName names the connection in the server's monitoring.
 	ClientName string
 
@@ -58,6 +63,7 @@ func (c *Config) RegisterFlags(prefix string, fs *pflag.FlagSet) {
 	fs.StringVar(&c.EmbeddedListen, prefix+"nats-embedded-listen", "", "host:port where the embedded NATS server accepts clients (empty: in-process only)")
 	fs.StringVar(&c.EmbeddedSync, prefix+"nats-embedded-sync", "", `how often the embedded NATS server fsyncs its store: a duration, or "always" (every write, before its ack); empty: nats-server's default, 2m`)
 	fs.StringVar(&c.CredsFile, prefix+"nats-creds", "", "NATS credentials file")
+	c.TLS.RegisterFlags(fs, prefix+"nats", "the NATS server (nats-url; tls:// URLs use the system roots without it)")
 	fs.IntVar(&c.Replicas, prefix+"nats-replicas", 1, "replicas of each JetStream stream")
 	fs.DurationVar(&c.MaxAge, prefix+"nats-max-age", DefaultMaxAge, "maximum age of a message in a stream")
 	fs.Int64Var(&c.MaxBytes, prefix+"nats-max-bytes", DefaultMaxBytes, "maximum bytes per stream; conversation and fact streams refuse new messages when full")
@@ -91,6 +97,12 @@ func (c *Config) Validate() error {
 	}
 	if _, _, err := d.embeddedSync(); err != nil {
 		errs = append(errs, err)
+	}
+	if err := d.TLS.Validate("nats"); err != nil {
+		errs = append(errs, err)
+	}
+	if d.URL == "" && d.TLS.Set() {
+		errs = append(errs, errors.New("nats-tls-* files apply only with nats-url"))
 	}
 	if d.EmbeddedListen != "" {
 		if _, _, err := splitListen(d.EmbeddedListen); err != nil {

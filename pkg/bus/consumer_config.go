@@ -38,7 +38,26 @@ type ConsumerConfig struct {
 	// OnOutcome, if set, is called after each delivery is settled, e.g. to
 	// feed a Prometheus histogram.
 	OnOutcome func(o Outcome, took time.Duration)
+	// OnDeadLetter, if set, is called once for each message copied to the
+	// DLQ, with the class of its reason (a bounded set, fit for a metric
+	// label; the free text is in the dead letter's header).
+	OnDeadLetter func(reason DeadLetterReason)
 }
+
+// DeadLetterReason classifies why a message was dead-lettered.
+type DeadLetterReason string
+
+const (
+	// ReasonPermanent: the handler returned a Permanent error.
+	ReasonPermanent DeadLetterReason = "permanent"
+	// ReasonPanic: the handler panicked.
+	ReasonPanic DeadLetterReason = "panic"
+	// ReasonMaxDeliver: the handler failed on the last allowed delivery.
+	ReasonMaxDeliver DeadLetterReason = "max_deliver"
+	// ReasonNoOutcome: delivered past MaxDeliver without a settled outcome
+	// (the handler crashed the process, or dead-lettering failed before).
+	ReasonNoOutcome DeadLetterReason = "no_outcome"
+)
 
 // Outcome is how a delivery was settled.
 type Outcome string

@@ -113,16 +113,17 @@ func TestDeadLetter(t *testing.T) {
 		handler    Handler
 		wantCalls  int64
 		wantReason string
+		wantClass  DeadLetterReason
 	}{
 		{"permanent error", 5, func(context.Context, *Delivery) error {
 			return fmt.Errorf("decode event: %w", Permanent(errors.New("bad json\nline two")))
-		}, 1, "decode event: bad json line two"},
+		}, 1, "decode event: bad json line two", ReasonPermanent},
 		{"panic", 5, func(context.Context, *Delivery) error {
 			panic("boom")
-		}, 1, "handler panic: boom"},
+		}, 1, "handler panic: boom", ReasonPanic},
 		{"max deliver exhausted", 3, func(context.Context, *Delivery) error {
 			return errors.New("still failing")
-		}, 3, "max deliver 3 reached: still failing"},
+		}, 3, "max deliver 3 reached: still failing", ReasonMaxDeliver},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -135,6 +136,8 @@ func TestDeadLetter(t *testing.T) {
 			var calls atomic.Int64
 			cc := fastConsumer("dl")
 			cc.MaxDeliver = tt.maxDeliver
+			classes := make(chan DeadLetterReason, 4)
+			cc.OnDeadLetter = func(r DeadLetterReason) { classes <- r }
 			c, err := b.Consume(ctxT(t), cc, func(ctx context.Context, d *Delivery) error {
 				calls.Add(1)
 				return tt.handler(ctx, d)
@@ -154,6 +157,14 @@ func TestDeadLetter(t *testing.T) {
 			}
 			if st := c.Stats(); st.DeadLettered != 1 || st.Acked != 0 {
 				t.Errorf("stats = %+v", st)
+			}
+			close(classes)
+			var got []DeadLetterReason
+			for r := range classes {
+				got = append(got, r)
+			}
+			if !slices.Equal(got, []DeadLetterReason{tt.wantClass}) {
+				t.Errorf("OnDeadLetter got %v, want [%s]", got, tt.wantClass)
 			}
 
 			s, err := b.JetStream().Stream(ctxT(t), StreamDLQ)
@@ -409,6 +420,8 @@ func TestDeliveredPastMaxDeliverIsDeadLettered(t *testing.T) {
 		}
 	}
 	var calls atomic.Int64
+	var class atomic.Value
+	cc.OnDeadLetter = func(r DeadLetterReason) { class.Store(r) }
 	c2, err := b.Consume(ctxT(t), cc, func(context.Context, *Delivery) error { calls.Add(1); return nil }, nil)
 	if err != nil {
 		t.Fatalf("consume: %v", err)
@@ -420,5 +433,8 @@ func TestDeliveredPastMaxDeliverIsDeadLettered(t *testing.T) {
 	}
 	if n := streamMsgs(t, b, StreamDLQ); n != 1 {
 		t.Errorf("dlq holds %d messages, want 1", n)
+	}
+	if got, _ := class.Load().(DeadLetterReason); got != ReasonNoOutcome {
+		t.Errorf("dead letter reason class = %q, want %q", got, ReasonNoOutcome)
 	}
 }

@@ -50,7 +50,7 @@ func (c *Consumer) handle(msg jetstream.Msg) {
 	if d.NumDelivered > uint64(c.cfg.MaxDeliver) {
 		// Delivered again after its last allowed attempt: its handler
 		// crashed the process or its dead-lettering failed. Do not run it.
-		err = fmt.Errorf("delivered %d times, more than max deliver %d, without an outcome", d.NumDelivered, c.cfg.MaxDeliver)
+		err = &noOutcomeError{fmt.Errorf("delivered %d times, more than max deliver %d, without an outcome", d.NumDelivered, c.cfg.MaxDeliver)}
 	} else {
 		c.stats.handled.Add(1)
 		err = c.call(ctx, d)
@@ -74,7 +74,7 @@ func (c *Consumer) call(ctx context.Context, d *Delivery) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			c.log.ErrorContext(ctx, "handler panicked", "subject", d.Subject, "panic", r, "stack", string(debug.Stack()))
-			err = Permanent(fmt.Errorf("handler panic: %v", r))
+			err = Permanent(&panicError{fmt.Errorf("handler panic: %v", r)})
 		}
 	}()
 	return c.handler(ctx, d)
@@ -122,6 +122,9 @@ func (c *Consumer) settle(ctx context.Context, d *Delivery, err error) Outcome {
 		c.log.WarnContext(ctx, "term failed; message will be redelivered and dead-lettered again", "subject", d.Subject, "error", terr)
 	}
 	c.stats.deadLettered.Add(1)
+	if c.cfg.OnDeadLetter != nil {
+		c.cfg.OnDeadLetter(deadLetterReason(err))
+	}
 	c.log.ErrorContext(ctx, "message dead-lettered", "subject", d.Subject, "delivery", d.NumDelivered, "dlq", DLQSubject(c.cfg.Durable), "error", err)
 	return OutcomeDeadLetter
 }
@@ -146,4 +149,31 @@ func newDelivery(msg jetstream.Msg) *Delivery {
 		d.Timestamp = meta.Timestamp
 	}
 	return d
+}
+
+// panicError and noOutcomeError mark the two dead-letter causes that are
+// not the handler's own verdict.
+type panicError struct{ err error }
+
+func (e *panicError) Error() string { return e.err.Error() }
+func (e *panicError) Unwrap() error { return e.err }
+
+type noOutcomeError struct{ err error }
+
+func (e *noOutcomeError) Error() string { return e.err.Error() }
+func (e *noOutcomeError) Unwrap() error { return e.err }
+
+// deadLetterReason classifies the error that sent a message to the DLQ.
+func deadLetterReason(err error) DeadLetterReason {
+	var p *panicError
+	var n *noOutcomeError
+	switch {
+	case errors.As(err, &n):
+		return ReasonNoOutcome
+	case errors.As(err, &p):
+		return ReasonPanic
+	case IsPermanent(err):
+		return ReasonPermanent
+	}
+	return ReasonMaxDeliver
 }

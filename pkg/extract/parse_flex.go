@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // rawFact is one fact as a model wrote it, decoded leniently: models put
@@ -42,6 +43,9 @@ func (f *rawFact) UnmarshalJSON(b []byte) error {
 			return err
 		}
 		f.Value = strings.TrimSpace(s)
+		if f.Value == "" {
+			return errors.New("fact has no value")
+		}
 		return nil
 	}
 	var m map[string]json.RawMessage
@@ -155,7 +159,8 @@ func flexTags(v json.RawMessage) []string {
 	}
 	out := parts[:0]
 	for _, p := range parts {
-		if p = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(p), "#")); p != "" {
+		// "#go", "##go" and "# go" are the tag "go".
+		if p = strings.TrimSpace(strings.TrimLeftFunc(p, func(r rune) bool { return r == '#' || unicode.IsSpace(r) })); p != "" {
 			out = append(out, p)
 		}
 	}

@@ -9,9 +9,12 @@ import (
 // provider is one OpenAI-compatible endpoint the client may call.
 type provider struct {
 	name     string // host[:port], as recorded in usage and spans
-	endpoint string // .../chat/completions
-	apiKey   string
-	model    string // "" uses the tier's model
+	endpoint string // .../chat/completions, the base URL's query kept
+	// shown stands for endpoint in errors: no user info, query values
+	// hidden (a query may carry a key, e.g. ?key= or ?api-key=).
+	shown  string
+	apiKey string
+	model  string // "" uses the tier's model
 	// noJSONMode is set once the provider rejected response_format (json
 	// mode auto), so later calls do not pay for the rejection again.
 	noJSONMode atomic.Bool
@@ -39,9 +42,27 @@ func newProvider(base, key, model string) *provider {
 	if u, err := url.Parse(base); err == nil && u.Host != "" {
 		name = u.Host
 	}
+	endpoint := strings.TrimRight(base, "/") + "/chat/completions"
+	shown := "<llm url>"
+	if u, err := url.Parse(base); err == nil {
+		// The path goes before the query: .../v1/chat/completions?api-version=x.
+		u.Path = strings.TrimRight(u.Path, "/") + "/chat/completions"
+		u.RawPath = ""
+		endpoint = u.String()
+		u.User = nil
+		if u.RawQuery != "" {
+			q := u.Query()
+			for k := range q {
+				q[k] = []string{"redacted"}
+			}
+			u.RawQuery = q.Encode()
+		}
+		shown = u.String()
+	}
 	return &provider{
 		name:     name,
-		endpoint: strings.TrimRight(base, "/") + "/chat/completions",
+		endpoint: endpoint,
+		shown:    shown,
 		apiKey:   key,
 		model:    model,
 	}

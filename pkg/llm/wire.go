@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -64,6 +65,10 @@ func (c *Client) post(ctx context.Context, p *provider, model string, body []byt
 	}
 	resp, err := c.http.Do(hreq)
 	if err != nil {
+		var uerr *url.Error
+		if errors.As(err, &uerr) {
+			uerr.URL = p.shown // the endpoint may hold a secret in its query
+		}
 		return answer{}, err
 	}
 	defer func() { _ = resp.Body.Close() }()

@@ -241,6 +241,9 @@ func decodeError(err error) error {
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
 		name, _ = strconv.Unquote(name)
+		if name == "" {
+			return &memory.FieldError{Field: "body", Reason: `has a field with an empty name (""), which is not a known field`}
+		}
 		return &memory.FieldError{Field: name, Reason: "is not a known field"}
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {

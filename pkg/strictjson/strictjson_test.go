@@ -54,6 +54,7 @@ func TestUnmarshal(t *testing.T) {
 		{"duplicate deep in raw", `{"raw":[[{"x":{"y":1,"y":2}}]]}`, "raw[0][0].x.y", "appears twice"},
 		{"unknown field", `{"id":"a","colour":"red"}`, "colour", "not a known field"},
 		{"unknown nested field", `{"in":{"c":1}}`, "c", "not a known field"},
+		{"empty field name", `{"id":"a","":1}`, "body", "empty name"},
 		{"wrong type", `{"count":"many"}`, "count", "must be a int"},
 		{"not an object", `"x"`, "body", "must be"},
 	}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/spf13/pflag"
+
+	"github.com/recollect-dev/recollect/pkg/tlsconf"
 )
 
 // Config selects the Redis that holds leases.
@@ -14,6 +16,9 @@ type Config struct {
 	// URL is empty when every module runs in one process and leases stay
 	// in memory (memlock).
 	URL string
+	// TLS trusts a custom CA and presents a client certificate; it needs a
+	// rediss:// URL.
+	TLS tlsconf.Files
 }
 
 // RegisterFlags registers --<prefix>redis-url.
@@ -22,6 +27,7 @@ func (c *Config) RegisterFlags(prefix string, fs *pflag.FlagSet) {
 		"Redis for leases and debounce locks, as redis://[user:password@]host:port/db "+
 			"(rediss:// for TLS; query options such as dial_timeout=2s, pool_size=20); "+
 			"empty keeps them in-process, which is only safe when every module runs in one process")
+	c.TLS.RegisterFlags(fs, prefix+"redis", "Redis (rediss:// URLs)")
 }
 
 // Validate checks the URL parses; an empty URL is valid (in-process locks).
@@ -29,8 +35,15 @@ func (c *Config) Validate() error {
 	if c.URL == "" {
 		return nil
 	}
-	if _, err := parseURL(c.URL); err != nil {
+	opts, err := parseURL(c.URL)
+	if err != nil {
 		return err
+	}
+	if err := c.TLS.Validate("redis"); err != nil {
+		return err
+	}
+	if c.TLS.Set() && opts.TLSConfig == nil {
+		return errors.New("redis-tls-* files need a rediss:// redis-url")
 	}
 	return nil
 }
@@ -45,6 +58,16 @@ func NewClient(cfg Config) (*redis.Client, error) {
 	opts, err := parseURL(cfg.URL)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.TLS.Set() {
+		if opts.TLSConfig == nil {
+			return nil, errors.New("redis client: redis-tls-* files need a rediss:// url")
+		}
+		tc, err := cfg.TLS.Config(opts.TLSConfig)
+		if err != nil {
+			return nil, fmt.Errorf("redis client: %w", err)
+		}
+		opts.TLSConfig = tc
 	}
 	opts.ContextTimeoutEnabled = true
 	return redis.NewClient(opts), nil

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/recollect-dev/recollect/pkg/tlsconf"
 )
 
 // DefaultTimeout bounds each call to Qdrant, Open's checks included.
@@ -21,8 +23,11 @@ type Config struct {
 	APIKey string
 	// CollectionPrefix starts the name of each per-model collection.
 	CollectionPrefix string
-	// UseTLS dials with TLS (1.3, system roots).
+	// UseTLS dials with TLS (1.3; system roots unless TLS.CA is set).
 	UseTLS bool
+	// TLS trusts a custom CA and presents a client certificate; it needs
+	// UseTLS.
+	TLS tlsconf.Files
 	// Timeout bounds each call to Qdrant.
 	Timeout time.Duration
 }
@@ -39,6 +44,7 @@ func (c *Config) RegisterFlags(prefix string, fs *pflag.FlagSet) {
 	fs.StringVar(&c.CollectionPrefix, prefix+"qdrant-collection", d.CollectionPrefix,
 		"prefix of Qdrant collection names; each embedding model gets <prefix><model>_<dims>")
 	fs.BoolVar(&c.UseTLS, prefix+"qdrant-tls", d.UseTLS, "connect to Qdrant with TLS")
+	c.TLS.RegisterFlags(fs, prefix+"qdrant", "Qdrant (with --qdrant-tls)")
 	fs.DurationVar(&c.Timeout, prefix+"qdrant-timeout", d.Timeout, "how long one call to Qdrant may take")
 }
 
@@ -54,6 +60,12 @@ func (c Config) Validate() error {
 		if !nameRune(r) {
 			return fmt.Errorf("qdrant-collection %q: only letters, digits, _ and - are allowed", c.CollectionPrefix)
 		}
+	}
+	if err := c.TLS.Validate("qdrant"); err != nil {
+		return err
+	}
+	if c.TLS.Set() && !c.UseTLS {
+		return errors.New("qdrant-tls-* files need --qdrant-tls")
 	}
 	for _, r := range c.APIKey {
 		if r < 0x20 || r > 0x7e {

@@ -53,6 +53,9 @@ func TestConfigValidate(t *testing.T) {
 		{"space in prefix", func(c *Config) { c.CollectionPrefix = "a b" }, "qdrant-collection"},
 		{"long prefix", func(c *Config) { c.CollectionPrefix = strings.Repeat("p", maxPrefixLen+1) }, "qdrant-collection"},
 		{"newline in key", func(c *Config) { c.APIKey = "a\nb" }, "qdrant-api-key"},
+		{"tls files and tls", func(c *Config) { c.UseTLS, c.TLS.CA = true, "/etc/ca.pem" }, ""},
+		{"tls files without tls", func(c *Config) { c.TLS.CA = "/etc/ca.pem" }, "need --qdrant-tls"},
+		{"tls key without cert", func(c *Config) { c.UseTLS, c.TLS.Key = true, "/etc/k.pem" }, "qdrant-tls-cert-file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := DefaultConfig()

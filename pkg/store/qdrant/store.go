@@ -2,6 +2,7 @@ package qdrant
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -62,11 +63,18 @@ func Open(ctx context.Context, cfg Config, addr, model string, dim int, log *slo
 	// NewClient does not dial (grpc.NewClient is lazy); the compatibility
 	// check is skipped because it would block for up to a minute ignoring
 	// ctx. The health check below is the first contact, bounded by ctx.
+	var tc *tls.Config
+	if cfg.UseTLS && cfg.TLS.Set() {
+		if tc, err = cfg.TLS.Config(&tls.Config{MinVersion: tls.VersionTLS13}); err != nil {
+			return nil, fmt.Errorf("qdrant client for %s: %w", addr, err)
+		}
+	}
 	client, err := qdrant.NewClient(&qdrant.Config{
 		Host:                   host,
 		Port:                   port,
 		APIKey:                 cfg.APIKey,
 		UseTLS:                 cfg.UseTLS,
+		TLSConfig:              tc,
 		SkipCompatibilityCheck: true,
 	})
 	if err != nil {
