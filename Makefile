@@ -12,7 +12,7 @@ DATA_DIR  ?= ./data
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 IMAGE_TAR ?= $(BIN)/recollect-image.tar
 
-.PHONY: all build run image test test-servers nats-server vet fmt-check bench clean
+.PHONY: all build run image test test-servers nats-server vet fmt-check bench fuzz clean
 
 all: build
 
@@ -51,6 +51,17 @@ fmt-check:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./...
+
+# Every fuzz target for FUZZTIME each, one at a time (make test runs their
+# checked-in seeds). Targets that open a store on disk are slow per input:
+# minimising their finds is skipped so they keep exploring.
+FUZZTIME ?= 60s
+fuzz:
+	@for t in $$(grep -rl --include='*_test.go' '^func Fuzz' . | xargs grep -h -o '^func Fuzz[A-Za-z0-9_]*' | sort -u | cut -c6-); do \
+		pkg=$$(dirname $$(grep -rl --include='*_test.go' "^func $$t(" . | head -1)); \
+		echo "fuzz $$t in $$pkg"; \
+		$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 0 $$pkg || exit 1; \
+	done
 
 clean:
 	rm -rf $(BIN)
