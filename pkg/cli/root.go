@@ -61,7 +61,7 @@ func NewRoot() *cobra.Command {
 	root.AddCommand(newEvalCmd(), newRememberCmd(), newRecallCmd(), newContextCmd(), newResumeCmd(), newTopicsCmd(), newStatsCmd(),
 		newForgetCmd(), newMCPCmd())
 	root.AddCommand(newExportCmd(), newImportCmd(), newReindexCmd())
-	root.AddCommand(newAuditCmd(), newConsolidateCmd())
+	root.AddCommand(newAuditCmd(), newConsolidateCmd(), newSoakCmd())
 	return root
 }
 

@@ -24,8 +24,8 @@ type drillConfig struct {
 
 func loadConfig(t *testing.T) drillConfig {
 	c := drillConfig{Mode: "short", Events: 600, Clients: 4, Batch: 5,
-		SendDuration: 40 * time.Second, RedisOutage: 5 * time.Second, CHOutage: 10 * time.Second,
-		FaultGapMax: 1500 * time.Millisecond, SendDeadline: 3 * time.Minute, StoreDeadline: 3 * time.Minute,
+		SendDuration: 30 * time.Second, RedisOutage: 5 * time.Second, CHOutage: 10 * time.Second,
+		FaultGapMax: time.Second, SendDeadline: 3 * time.Minute, StoreDeadline: 3 * time.Minute,
 		Seed: time.Now().UnixNano()}
 	if os.Getenv("RECOLLECT_DRILL") == "full" {
 		c.Mode, c.Events, c.Clients, c.Batch = "full", 10000, 8, 10

@@ -41,8 +41,12 @@ func deploy(t *testing.T) *deployment {
 	data := t.TempDir()
 	common := []string{"--nats-url", d.nats.URLs(), "--nats-replicas", "3",
 		"--redis-url", d.redis.URL(), "--clickhouse-dsn", d.ch.DSN(),
-		"--usage-flush-interval", "200ms", "--topiary-debounce", "1s",
-		"--consolidate-lease-ttl", "5s", "--insecure"}
+		"--usage-flush-interval", "200ms", "--consolidate-lease-ttl", "5s",
+		// Short handler timeouts bound the redelivery wait (AckWait) of
+		// what a killed worker held.
+		"--extractor-timeout", "5s", "--embedder-timeout", "5s",
+		"--topiary-debounce", "1s", "--topiary-max-delay", "5s", "--topiary-lease-ttl", "10s",
+		"--insecure"}
 	store := newProc(t, binDir, "recollect", "store", append([]string{"run", "--target", "store",
 		"--data-dir", filepath.Join(data, "store")}, common...)...)
 	store.start(t)

@@ -84,6 +84,7 @@ func TestChaosDrill(t *testing.T) {
 
 	// No consumer stuck: every backlog drains within the deadline.
 	deadline = time.Now().Add(cfg.StoreDeadline)
+	lastLog := time.Now()
 	for {
 		cctx, ccancel := context.WithTimeout(context.Background(), 30*time.Second)
 		cs, err := consumers(cctx, d)
@@ -98,6 +99,14 @@ func TestChaosDrill(t *testing.T) {
 			}
 			if stuck == 0 && len(cs) > 0 {
 				break
+			}
+		}
+		if stuck > 0 && time.Since(lastLog) > 15*time.Second {
+			lastLog = time.Now()
+			for _, c := range sum.Consumers {
+				if c.Pending > 0 || c.AckPending > 0 {
+					t.Logf("drill %6.1fs: consumer %s/%s pending %d ack-pending %d redelivered %d", since(), c.Stream, c.Consumer, c.Pending, c.AckPending, c.Redelivered)
+				}
 			}
 		}
 		if time.Now().After(deadline) {
