@@ -12,7 +12,7 @@ DATA_DIR  ?= ./data
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 IMAGE_TAR ?= $(BIN)/recollect-image.tar
 
-.PHONY: all build run image test test-servers nats-server vet fmt-check bench fuzz clean
+.PHONY: all build run image test test-servers nats-server vet fmt-check bench fuzz clean drill soak
 
 all: build
 
@@ -42,6 +42,26 @@ test-servers:
 
 test: test-servers nats-server
 	RECOLLECT_NATS_SERVER_BIN=$(CURDIR)/$(BIN)/nats-server RECOLLECT_REQUIRE_SERVERS=1 $(GOTEST) $(TESTFLAGS) ./...
+
+# The chaos drill in full: 10,000 events against a 3-node JetStream cluster
+# while every worker, a NATS node, the stream leader and the store are
+# killed and Redis (20 s) and ClickHouse (60 s) are stopped. make test runs
+# the short drill (600 events, short outages). The summary lands in
+# $(DRILL_JSON).
+DRILL_JSON ?= $(CURDIR)/$(BIN)/drill-summary.json
+drill: test-servers nats-server
+	RECOLLECT_NATS_SERVER_BIN=$(CURDIR)/$(BIN)/nats-server RECOLLECT_REQUIRE_SERVERS=1 RECOLLECT_DRILL=full \
+		RECOLLECT_DRILL_JSON=$(DRILL_JSON) $(GOTEST) -count=1 -timeout 60m -v -run TestChaosDrill ./test/drill
+
+# A soak against a running server (make run in another terminal):
+# SOAK_DURATION of steady ingest, learn and recall; the report lands in
+# $(SOAK_JSON).
+SOAK_URL      ?= http://127.0.0.1:7700
+SOAK_DURATION ?= 30m
+SOAK_JSON     ?= $(CURDIR)/$(BIN)/soak-report.json
+soak:
+	$(GO) build -o $(BIN)/recollect ./cmd/recollect
+	$(BIN)/recollect soak --url $(SOAK_URL) --duration $(SOAK_DURATION) --out $(SOAK_JSON)
 
 vet:
 	$(GO) vet ./...

@@ -142,6 +142,10 @@ func (s *ClickHouseServer) Start(t testing.TB) {
 	}
 }
 
+// Restart is Start for a goroutine other than the test's: it returns the
+// error instead of failing the test.
+func (s *ClickHouseServer) Restart() error { return s.start() }
+
 // start writes the config for the current ports, runs the server and waits
 // until it answers a native-protocol ping.
 func (s *ClickHouseServer) start() error {
@@ -159,6 +163,8 @@ func (s *ClickHouseServer) start() error {
 	cmd.Dir = s.dir
 	cmd.Stdout = out
 	cmd.Stderr = out
+	// The kernel kills the server if the test binary dies first.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("run %s: %w", s.bin, err)
 	}

@@ -61,6 +61,10 @@ func (s *RedisServer) Start(t testing.TB) {
 	}
 }
 
+// Restart is Start for a goroutine other than the test's: it returns the
+// error instead of failing the test.
+func (s *RedisServer) Restart() error { return s.start() }
+
 func (s *RedisServer) start() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -39,6 +39,12 @@ func TestChaosDrill(t *testing.T) {
 	sum.ChaosSeconds = since()
 	sum.SendSeconds = <-sent
 	sum.Faults = ch.faults
+	sum.StartCrashes = map[string]int{}
+	for name, p := range d.procs {
+		if p.crashes > 0 {
+			sum.StartCrashes[name] = p.crashes
+		}
+	}
 	sum.Codes, sum.Attempts, sum.Retries = s.codeCounts(), s.attempts.Load(), s.retries.Load()
 	if s.fatal != nil {
 		t.Fatal(s.fatal)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -32,13 +33,10 @@ type chaos struct {
 	// usage accumulates what killed processes had counted before the kill.
 	usage          usageSample
 	usageUncounted float64 // records pending in a buffer at kill -9
-	restarts       []pendingRestart
-}
 
-type pendingRestart struct {
-	at    time.Time
-	index int // into faults
-	up    func()
+	outages    sync.WaitGroup
+	mu         sync.Mutex // faults and outageErrs, also written by outages
+	outageErrs []error
 }
 
 func (c *chaos) since() float64 { return time.Since(c.start).Seconds() }
@@ -64,42 +62,40 @@ func (c *chaos) plan() []func() {
 
 func (c *chaos) run() {
 	for _, act := range c.plan() {
-		c.sleep(time.Duration(c.rng.Int64N(int64(c.cfg.FaultGapMax) + 1)))
+		time.Sleep(time.Duration(c.rng.Int64N(int64(c.cfg.FaultGapMax) + 1)))
 		act()
 	}
-	for len(c.restarts) > 0 {
-		c.sleep(50 * time.Millisecond)
+	c.outages.Wait()
+	for _, err := range c.outageErrs {
+		c.t.Error(err)
 	}
 }
 
-// sleep waits d, bringing back outages that are due meanwhile.
-func (c *chaos) sleep(d time.Duration) {
-	end := time.Now().Add(d)
-	for {
-		c.dueRestarts()
-		left := time.Until(end)
-		if left <= 0 {
+// outage stops a server now and starts it again after d, in the
+// background: the other faults go on meanwhile (a worker restarted while
+// Redis is down waits for it to be ready).
+func (c *chaos) outage(target string, d time.Duration, stop func(), start func() error) {
+	i := c.record("stop", target, fmt.Sprintf("for %s", d))
+	stop()
+	c.outages.Add(1)
+	go func() {
+		defer c.outages.Done()
+		time.Sleep(d)
+		err := start()
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if err != nil {
+			c.outageErrs = append(c.outageErrs, fmt.Errorf("bring %s back: %w", target, err))
 			return
 		}
-		time.Sleep(min(left, 50*time.Millisecond))
-	}
-}
-
-func (c *chaos) dueRestarts() {
-	kept := c.restarts[:0]
-	for _, r := range c.restarts {
-		if time.Now().Before(r.at) {
-			kept = append(kept, r)
-			continue
-		}
-		r.up()
-		c.faults[r.index].DownS = c.since() - c.faults[r.index].AtSec
-		c.t.Logf("drill %6.1fs: %s %s back", c.since(), c.faults[r.index].Kind, c.faults[r.index].Target)
-	}
-	c.restarts = kept
+		c.faults[i].DownS = c.since() - c.faults[i].AtSec
+		c.t.Logf("drill %6.1fs: %s back", c.since(), target)
+	}()
 }
 
 func (c *chaos) record(kind, target, note string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.faults = append(c.faults, fault{Kind: kind, Target: target, AtSec: c.since(), Note: note})
 	c.t.Logf("drill %6.1fs: %s %s %s", c.since(), kind, target, note)
 	return len(c.faults) - 1
@@ -118,8 +114,15 @@ func (c *chaos) killProc(name string) {
 	i := c.record("kill -9", name, "")
 	p := c.d.procs[name]
 	p.stop(syscall.SIGKILL)
-	c.sleep(time.Duration(c.rng.Int64N(int64(time.Second))))
+	time.Sleep(time.Duration(c.rng.Int64N(int64(time.Second))))
 	p.start(c.t)
+	c.done(i)
+}
+
+// done records that fault i's target is back.
+func (c *chaos) done(i int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.faults[i].DownS = c.since() - c.faults[i].AtSec
 }
 
@@ -143,7 +146,9 @@ func (c *chaos) killNATSLeader() {
 	}
 	c.bounceNATS(n, "kill -9 stream leader", "leader of "+bus.StreamConv)
 	after := c.leader()
+	c.mu.Lock()
 	c.faults[len(c.faults)-1].Note += ", new leader " + after
+	c.mu.Unlock()
 }
 
 func (c *chaos) leader() string {
@@ -160,7 +165,7 @@ func (c *chaos) leader() string {
 		if time.Now().After(deadline) {
 			c.t.Fatalf("find the stream leader: %v", err)
 		}
-		c.sleep(200 * time.Millisecond)
+		time.Sleep(200 * time.Millisecond)
 	}
 	return leader
 }
@@ -168,19 +173,15 @@ func (c *chaos) leader() string {
 func (c *chaos) bounceNATS(n int, kind, note string) {
 	i := c.record(kind, c.d.nats.NodeName(n), note)
 	c.d.nats.Kill(c.t, n)
-	c.sleep(time.Duration(1+c.rng.Int64N(3)) * time.Second)
+	time.Sleep(time.Duration(1+c.rng.Int64N(3)) * time.Second)
 	c.d.nats.Start(c.t, n)
-	c.faults[i].DownS = c.since() - c.faults[i].AtSec
+	c.done(i)
 }
 
 func (c *chaos) redisOutage() {
-	i := c.record("stop", "redis", fmt.Sprintf("for %s", c.cfg.RedisOutage))
-	c.d.redis.Stop(c.t)
-	c.restarts = append(c.restarts, pendingRestart{at: time.Now().Add(c.cfg.RedisOutage), index: i, up: func() { c.d.redis.Start(c.t) }})
+	c.outage("redis", c.cfg.RedisOutage, func() { c.d.redis.Stop(c.t) }, c.d.redis.Restart)
 }
 
 func (c *chaos) clickHouseOutage() {
-	i := c.record("stop", "clickhouse", fmt.Sprintf("for %s", c.cfg.CHOutage))
-	c.d.ch.Stop(c.t)
-	c.restarts = append(c.restarts, pendingRestart{at: time.Now().Add(c.cfg.CHOutage), index: i, up: func() { c.d.ch.Start(c.t) }})
+	c.outage("clickhouse", c.cfg.CHOutage, func() { c.d.ch.Stop(c.t) }, c.d.ch.Restart)
 }

@@ -2,6 +2,7 @@ package drill
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -16,17 +18,39 @@ import (
 	"github.com/recollect-dev/recollect/internal/testserver"
 )
 
-// buildBinaries builds the commands once per drill.
+var (
+	buildOnce sync.Once
+	binDir    string
+	buildErr  error
+)
+
+// TestMain removes the binaries the tests built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// buildBinaries builds the commands once per test binary.
 func buildBinaries(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	cmd := exec.Command("go", "build", "-o", dir+string(os.PathSeparator), "./cmd/recollect", "./cmd/ingest",
-		"./cmd/extractor", "./cmd/embedder", "./cmd/consolidator", "./cmd/topiary", "./cmd/query")
-	cmd.Dir = filepath.Join("..", "..")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build commands: %v\n%s", err, out)
+	buildOnce.Do(func() {
+		if binDir, buildErr = os.MkdirTemp("", "recollect-drill-bin-"); buildErr != nil {
+			return
+		}
+		cmd := exec.Command("go", "build", "-o", binDir+string(os.PathSeparator), "./cmd/recollect", "./cmd/ingest",
+			"./cmd/extractor", "./cmd/embedder", "./cmd/consolidator", "./cmd/topiary", "./cmd/query")
+		cmd.Dir = filepath.Join("..", "..")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("build commands: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
 	}
-	return dir
+	return binDir
 }
 
 // proc is one process of the split deployment, restartable on its port.
@@ -35,7 +59,7 @@ type proc struct {
 	args                 []string
 	cmd                  *exec.Cmd
 	done                 chan error
-	starts               int
+	starts, crashes      int
 }
 
 func newProc(t *testing.T, binDir, bin, name string, args ...string) *proc {
@@ -58,42 +82,69 @@ func newProc(t *testing.T, binDir, bin, name string, args ...string) *proc {
 
 func (p *proc) url() string { return "http://" + p.addr }
 
-// start runs the process and waits until /readyz answers 200.
+// start runs the process and waits until /readyz answers 200. A process
+// that exits before it is ready (e.g. a worker whose Redis is down) is
+// started again a second later, as a supervisor (systemd, Kubernetes)
+// would; those exits are counted in crashes.
 func (p *proc) start(t *testing.T) {
 	t.Helper()
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		err := p.startOnce(time.Until(deadline))
+		if err == nil {
+			return
+		}
+		if !errors.Is(err, errExited) || time.Now().After(deadline) {
+			t.Fatalf("start %s: %v", p.name, err)
+		}
+		p.crashes++
+		t.Logf("%s %v; starting it again in 1s", p.name, err)
+		time.Sleep(time.Second)
+	}
+}
+
+var errExited = errors.New("exited before it was ready")
+
+func (p *proc) startOnce(timeout time.Duration) error {
 	f, err := os.OpenFile(p.log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	p.cmd = exec.Command(p.bin, p.args...)
 	p.cmd.Stdout, p.cmd.Stderr = f, f
 	p.cmd.Env = append(os.Environ(), "OTEL_EXPORTER_OTLP_ENDPOINT=")
 	p.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := p.cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", p.name, err)
+		f.Close()
+		return err
 	}
 	p.starts++
 	done := make(chan error, 1)
 	p.done = done
 	go func() { done <- p.cmd.Wait(); f.Close() }()
 	client := &http.Client{Timeout: 2 * time.Second}
-	testserver.WaitFor(t, 2*time.Minute, func() error {
+	end := time.Now().Add(timeout)
+	for {
 		select {
 		case err := <-done:
 			done <- err
-			return fmt.Errorf("%s exited: %v", p.name, err)
+			return fmt.Errorf("%w (%v)", errExited, err)
 		default:
 		}
 		resp, err := client.Get(p.url() + "/readyz")
-		if err != nil {
-			return err
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+			err = fmt.Errorf("/readyz = %d", resp.StatusCode)
 		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("%s /readyz = %d", p.name, resp.StatusCode)
+		if time.Now().After(end) {
+			p.stop(syscall.SIGKILL)
+			return fmt.Errorf("not ready within %s: %v", timeout, err)
 		}
-		return nil
-	})
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // stop sends sig and waits for the exit (SIGKILL after a while).

@@ -31,10 +31,13 @@ type summary struct {
 	MultiSource int `json:"memories_multi_source"`
 	Foreign     int `json:"memories_without_drill_source"`
 
-	Faults      []fault         `json:"faults"`
-	Consumers   []consumerState `json:"consumers"`
-	DeadLetters []deadLetter    `json:"dead_letters"`
-	Unexplained int             `json:"dead_letters_unexplained"`
+	Faults []fault `json:"faults"`
+	// StartCrashes counts, per process, exits before ready on a restart
+	// (a supervisor starts it again).
+	StartCrashes map[string]int  `json:"start_crashes"`
+	Consumers    []consumerState `json:"consumers"`
+	DeadLetters  []deadLetter    `json:"dead_letters"`
+	Unexplained  int             `json:"dead_letters_unexplained"`
 
 	UsageRows      uint64  `json:"usage_rows_in_clickhouse"`
 	UsageWritten   float64 `json:"usage_written_counted"`
@@ -72,6 +75,7 @@ func (s *summary) text() string {
 	for _, f := range s.Faults {
 		fmt.Fprintf(&b, "  %7.1fs  %-22s %-13s down %5.1fs  %s\n", f.AtSec, f.Kind, f.Target, f.DownS, f.Note)
 	}
+	fmt.Fprintf(&b, "exits before ready on restart (started again): %v\n", s.StartCrashes)
 	fmt.Fprintf(&b, "dead letters: %d (unexplained %d)\n", len(s.DeadLetters), s.Unexplained)
 	for _, d := range s.DeadLetters {
 		fmt.Fprintf(&b, "  #%d %s %s (deliveries %s, event stored %v) [%s]: %s\n", d.Seq, d.Consumer, d.MsgID, d.Deliveries, d.Stored, d.Class, d.Reason)
