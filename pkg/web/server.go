@@ -127,7 +127,7 @@ func (s *Server) Listen() error {
 		return fmt.Errorf("listen on %s: %w", s.cfg.Addr, err)
 	}
 	s.ln = ln
-	var h http.Handler = s.mux
+	var h http.Handler = s.starting(s.mux)
 	for i := len(s.wrap) - 1; i >= 0; i-- {
 		h = s.wrap[i](h)
 	}
@@ -144,6 +144,26 @@ func (s *Server) Listen() error {
 	}()
 	s.log.Info("http listening", "addr", ln.Addr().String())
 	return nil
+}
+
+// startingRetryAfter is the Retry-After of a route asked for before its
+// module has registered it.
+const startingRetryAfter = 2 * time.Second
+
+// starting answers 503 with Retry-After, not the mux's plain 404, for a
+// route that is not registered while the process is not ready: the
+// listener is up before the modules register their routes, so a client
+// of a restarting worker would otherwise read "no such endpoint".
+func (s *Server) starting(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, pattern := s.mux.Handler(r); pattern == "" {
+			if err := s.ready(); err != nil {
+				Unavailable(w, startingRetryAfter, fmt.Errorf("starting, retry: %w", err))
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // Addr is the bound address (useful with port 0).
