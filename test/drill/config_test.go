@@ -30,7 +30,7 @@ func loadConfig(t *testing.T) drillConfig {
 	if os.Getenv("RECOLLECT_DRILL") == "full" {
 		c.Mode, c.Events, c.Clients, c.Batch = "full", 10000, 8, 10
 		c.SendDuration, c.RedisOutage, c.CHOutage = 6*time.Minute, 20*time.Second, 60*time.Second
-		c.FaultGapMax, c.SendDeadline, c.StoreDeadline = 12*time.Second, 5*time.Minute, 10*time.Minute
+		c.FaultGapMax, c.SendDeadline, c.StoreDeadline = 30*time.Second, 5*time.Minute, 10*time.Minute
 	}
 	if s := os.Getenv("RECOLLECT_DRILL_EVENTS"); s != "" {
 		n, err := strconv.Atoi(s)
