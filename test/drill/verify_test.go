@@ -35,7 +35,7 @@ func listAll(ctx context.Context, queryURL string, events int) (*storage, error)
 	client := &http.Client{Timeout: 30 * time.Second}
 	after := ""
 	for {
-		u := queryURL + "/v1/memories?tenant=" + tenant + "&limit=1000&archived=true&superseded=true"
+		u := queryURL + "/v1/memories?tenant=" + tenant + "&limit=1000&archived=true&superseded=true&quarantined=true"
 		if after != "" {
 			u += "&after=" + url.QueryEscape(after)
 		}
