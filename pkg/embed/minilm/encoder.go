@@ -105,11 +105,25 @@ func (e *encoder) linear(ws *workspace, par int, l linear, tokens int, in, out [
 	items := (panels + groupPanels - 1) / groupPanels
 	forEach(par, items, func(w, i int) {
 		p0, p1 := i*groupPanels, min((i+1)*groupPanels, panels)
-		gemm(e.ks.kern, &ws.gemm[w], tokens, l.in, in, l.in, l.w, p0, p1, out, l.out)
+		c0, c1 := p0*panelWidth, p1*panelWidth
+		switch {
+		case l.q != nil:
+			gemm(e.ks.kernI8, &ws.gemm[w], tokens, l.in, in, l.in, l.q, p0, p1, out, l.out)
+			scale := l.scale[c0:c1]
+			for t := 0; t < tokens; t++ {
+				row := out[t*l.out+c0 : t*l.out+c1]
+				for j, s := range scale {
+					row[j] *= s
+				}
+			}
+		case l.h != nil:
+			gemm(e.ks.kernF16, &ws.gemm[w], tokens, l.in, in, l.in, l.h, p0, p1, out, l.out)
+		default:
+			gemm(e.ks.kern, &ws.gemm[w], tokens, l.in, in, l.in, l.w, p0, p1, out, l.out)
+		}
 		if epilogue == nil {
 			return
 		}
-		c0, c1 := p0*panelWidth, p1*panelWidth
 		for t := 0; t < tokens; t++ {
 			epilogue(out[t*l.out+c0:t*l.out+c1], l.bias[c0:c1])
 		}

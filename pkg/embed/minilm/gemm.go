@@ -14,10 +14,24 @@ const (
 	groupPanels = 4
 )
 
+// weightElem is how B's elements are stored: float32, fp16 bits (uint16,
+// converted exactly as they are loaded) or int8 (C then holds the unscaled
+// sums and the caller applies each column's scale).
+type weightElem interface {
+	float32 | uint16 | int8
+}
+
 // microKernel computes the tile C[0:6, 0:16] (row stride ldc) as
-// A[0:6, 0:k]·B (A row stride lda, B one packed panel of k rows), adding
-// to C when acc is set and overwriting it otherwise.
-type microKernel func(k int, a []float32, lda int, b []float32, c []float32, ldc int, acc bool)
+// A[0:6, 0:k]·B (A row stride lda, B one packed panel of k rows, k at
+// most blockK), adding to C when acc is set and overwriting it otherwise.
+type microKernel[W weightElem] func(k int, a []float32, lda int, b []W, c []float32, ldc int, acc bool)
+
+// tileKernels are the micro-kernels for one weight format: six rows, and
+// three (the first three rows of the same 6×16 operands) for a last tile
+// of at most three rows, which would otherwise be padded to six.
+type tileKernels[W weightElem] struct {
+	six, three microKernel[W]
+}
 
 // gemmScratch holds the zero-padded copies used for the last, partial row
 // tile; one per goroutine.
@@ -33,7 +47,7 @@ type gemmScratch struct {
 // so the loops run over groups of panels outermost: a group (kc×64 floats)
 // is read from memory once and stays in L2 while every row block of A
 // passes over it, one panel at a time from L1.
-func gemm(kern microKernel, s *gemmScratch, m, k int, a []float32, lda int, b []float32, p0, p1 int, c []float32, ldc int) {
+func gemm[W weightElem](kern tileKernels[W], s *gemmScratch, m, k int, a []float32, lda int, b []W, p0, p1 int, c []float32, ldc int) {
 	full := m - m%tileRows
 	for pc := 0; pc < k; pc += blockK {
 		kc := min(blockK, k-pc)
@@ -53,7 +67,7 @@ func gemm(kern microKernel, s *gemmScratch, m, k int, a []float32, lda int, b []
 					col := p * panelWidth
 					for r := ic; r < ic+mc; r += tileRows {
 						if r < full {
-							kern(kc, a[r*lda+pc:], lda, bp, c[r*ldc+col:], ldc, acc)
+							kern.six(kc, a[r*lda+pc:], lda, bp, c[r*ldc+col:], ldc, acc)
 							continue
 						}
 						edgeTile(kern, s, m-r, kc, bp, c[r*ldc+col:], ldc, acc)
@@ -64,14 +78,19 @@ func gemm(kern microKernel, s *gemmScratch, m, k int, a []float32, lda int, b []
 	}
 }
 
-// edgeTile runs the kernel on the padded copy of the last mr (< 6) rows.
-func edgeTile(kern microKernel, s *gemmScratch, mr, kc int, bp, c []float32, ldc int, acc bool) {
+// edgeTile runs a kernel on the padded copy of the last mr (< 6) rows:
+// the three-row one when it covers them.
+func edgeTile[W weightElem](kern tileKernels[W], s *gemmScratch, mr, kc int, bp []W, c []float32, ldc int, acc bool) {
 	if acc {
 		for r := 0; r < mr; r++ {
 			copy(s.c[r*panelWidth:(r+1)*panelWidth], c[r*ldc:r*ldc+panelWidth])
 		}
 	}
-	kern(kc, s.a[:], kc, bp, s.c[:], panelWidth, acc)
+	if mr <= 3 {
+		kern.three(kc, s.a[:], kc, bp, s.c[:], panelWidth, acc)
+	} else {
+		kern.six(kc, s.a[:], kc, bp, s.c[:], panelWidth, acc)
+	}
 	for r := 0; r < mr; r++ {
 		copy(c[r*ldc:r*ldc+panelWidth], s.c[r*panelWidth:(r+1)*panelWidth])
 	}
@@ -114,4 +133,26 @@ func kernelGo(k int, a []float32, lda int, b []float32, c []float32, ldc int, ac
 			c1[j], c1[j+1], c1[j+2], c1[j+3] = s10, s11, s12, s13
 		}
 	}
+}
+
+// kernelGoF16 is the portable micro-kernel for fp16 panels: it widens the
+// panel to float32 and runs kernelGo.
+func kernelGoF16(k int, a []float32, lda int, b []uint16, c []float32, ldc int, acc bool) {
+	var buf [blockK * panelWidth]float32
+	wide := buf[:k*panelWidth]
+	for i, h := range b[:k*panelWidth] {
+		wide[i] = halfToFloat(h)
+	}
+	kernelGo(k, a, lda, wide, c, ldc, acc)
+}
+
+// kernelGoI8 is the portable micro-kernel for int8 panels: it widens the
+// panel to float32 and runs kernelGo.
+func kernelGoI8(k int, a []float32, lda int, b []int8, c []float32, ldc int, acc bool) {
+	var buf [blockK * panelWidth]float32
+	wide := buf[:k*panelWidth]
+	for i, q := range b[:k*panelWidth] {
+		wide[i] = float32(q)
+	}
+	kernelGo(k, a, lda, wide, c, ldc, acc)
 }

@@ -23,6 +23,80 @@ func kernelAVX2(k int, a []float32, lda int, b []float32, c []float32, ldc int, 
 }
 
 //go:noescape
+func gemm6x16F16AVX2(k int, a *float32, lda int, b *uint16, c *float32, ldc int, acc bool)
+
+// kernelF16AVX2 is kernelAVX2 over fp16 panels (gemm_f16_amd64.s, F16C).
+func kernelF16AVX2(k int, a []float32, lda int, b []uint16, c []float32, ldc int, acc bool) {
+	if k <= 0 {
+		kernelGoF16(k, a, lda, b, c, ldc, acc)
+		return
+	}
+	_ = a[(tileRows-1)*lda+k-1]
+	_ = b[panelWidth*k-1]
+	_ = c[(tileRows-1)*ldc+panelWidth-1]
+	gemm6x16F16AVX2(k, &a[0], lda, &b[0], &c[0], ldc, acc)
+}
+
+//go:noescape
+func gemm6x16I8AVX2(k int, a *float32, lda int, b *int8, c *float32, ldc int, acc bool)
+
+// kernelI8AVX2 is kernelAVX2 over int8 panels (gemm_i8_amd64.s).
+func kernelI8AVX2(k int, a []float32, lda int, b []int8, c []float32, ldc int, acc bool) {
+	if k <= 0 {
+		kernelGoI8(k, a, lda, b, c, ldc, acc)
+		return
+	}
+	_ = a[(tileRows-1)*lda+k-1]
+	_ = b[panelWidth*k-1]
+	_ = c[(tileRows-1)*ldc+panelWidth-1]
+	gemm6x16I8AVX2(k, &a[0], lda, &b[0], &c[0], ldc, acc)
+}
+
+//go:noescape
+func gemm3x16AVX2(k int, a *float32, lda int, b *float32, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm3x16F16AVX2(k int, a *float32, lda int, b *uint16, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm3x16I8AVX2(k int, a *float32, lda int, b *int8, c *float32, ldc int, acc bool)
+
+// The three-row kernels (gemm3*_amd64.s) compute rows 0..2 of the tile.
+
+func kernel3AVX2(k int, a []float32, lda int, b []float32, c []float32, ldc int, acc bool) {
+	if k <= 0 {
+		kernelGo(k, a, lda, b, c, ldc, acc)
+		return
+	}
+	_ = a[2*lda+k-1]
+	_ = b[panelWidth*k-1]
+	_ = c[2*ldc+panelWidth-1]
+	gemm3x16AVX2(k, &a[0], lda, &b[0], &c[0], ldc, acc)
+}
+
+func kernel3F16AVX2(k int, a []float32, lda int, b []uint16, c []float32, ldc int, acc bool) {
+	if k <= 0 {
+		kernelGoF16(k, a, lda, b, c, ldc, acc)
+		return
+	}
+	_ = a[2*lda+k-1]
+	_ = b[panelWidth*k-1]
+	_ = c[2*ldc+panelWidth-1]
+	gemm3x16F16AVX2(k, &a[0], lda, &b[0], &c[0], ldc, acc)
+}
+
+func kernel3I8AVX2(k int, a []float32, lda int, b []int8, c []float32, ldc int, acc bool) {
+	if k <= 0 {
+		kernelGoI8(k, a, lda, b, c, ldc, acc)
+		return
+	}
+	_ = a[2*lda+k-1]
+	_ = b[panelWidth*k-1]
+	_ = c[2*ldc+panelWidth-1]
+	gemm3x16I8AVX2(k, &a[0], lda, &b[0], &c[0], ldc, acc)
+}
+
+//go:noescape
 func geluRowAVX2(x *float32, bias *float32, n int)
 
 // geluAVX2 is biasGELU with 8 lanes at a time (gelu_amd64.s).
@@ -58,8 +132,16 @@ func softmaxAVX2(row []float32, scale float32) {
 
 // kernels lists the kernel sets this CPU can run, fastest first.
 func kernels() []kernelSet {
-	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
-		return []kernelSet{{"avx2", kernelAVX2, geluAVX2, softmaxAVX2}, portable}
+	if cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasF16C {
+		avx2 := kernelSet{
+			name:    "avx2",
+			kern:    tileKernels[float32]{kernelAVX2, kernel3AVX2},
+			kernF16: tileKernels[uint16]{kernelF16AVX2, kernel3F16AVX2},
+			kernI8:  tileKernels[int8]{kernelI8AVX2, kernel3I8AVX2},
+			gelu:    geluAVX2,
+			softmax: softmaxAVX2,
+		}
+		return []kernelSet{avx2, portable}
 	}
 	return []kernelSet{portable}
 }

@@ -2,6 +2,9 @@
 // dimensions, Apache-2.0) with its weights inside the binary, a WordPiece
 // tokenizer identical to the reference one, and a pure-Go BERT forward pass
 // whose matrix products run on an AVX2/FMA kernel where the CPU has one.
+// The linear layers keep the vendored fp16 weights, widened to float32 as
+// the kernel loads them: the same results as float32 weights, from half
+// the bytes.
 package minilm
 
 import (
@@ -20,7 +23,7 @@ const Dim = hiddenSize
 var _ embed.Embedder = (*Model)(nil)
 
 // Model embeds text with all-MiniLM-L6-v2. It is immutable after Load and
-// safe for concurrent use; load it once and share it (it holds ~90 MB).
+// safe for concurrent use; load it once and share it (it holds ~70 MB).
 type Model struct {
 	tok        *tokenizer
 	enc        *encoder
@@ -33,12 +36,15 @@ type encoder struct {
 	ks kernelSet
 }
 
+// defaultPrecision is the weight format Load uses.
+const defaultPrecision = precF16
+
 // Load builds the model from the embedded files.
 func Load() (*Model, error) {
-	return load(kernels()[0])
+	return load(kernels()[0], defaultPrecision)
 }
 
-func load(ks kernelSet) (*Model, error) {
+func load(ks kernelSet, prec precision) (*Model, error) {
 	if err := checkConfig([]byte(configFile)); err != nil {
 		return nil, fmt.Errorf("load %s: %w", ModelName, err)
 	}
@@ -50,7 +56,7 @@ func load(ks kernelSet) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", ModelName, err)
 	}
-	w, err := loadWeights(st)
+	w, err := loadWeights(st, prec)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", ModelName, err)
 	}

@@ -2,10 +2,38 @@ package minilm
 
 import (
 	"fmt"
+	"math"
 )
 
-// weights holds the model as float32, linear layers packed for the GEMM
-// kernels. Converted once at load; read-only afterwards.
+// precision is how the linear layers' weights are held: the rest of the
+// model (embeddings, norms, biases, activations) is float32 in every case.
+type precision int
+
+const (
+	// precF32 widens the vendored fp16 weights to float32 at load.
+	precF32 precision = iota
+	// precF16 keeps the fp16 weights and widens them in the kernel: the
+	// same products to the bit from half the bytes.
+	precF16
+	// precInt8 rounds each output column to int8 with its own scale
+	// (max |w| / 127): a quarter of the bytes, approximate.
+	precInt8
+)
+
+func (p precision) String() string {
+	switch p {
+	case precF32:
+		return "f32"
+	case precF16:
+		return "f16"
+	case precInt8:
+		return "int8"
+	}
+	return fmt.Sprintf("precision(%d)", int(p))
+}
+
+// weights holds the model, linear layers packed for the GEMM kernels.
+// Converted once at load; read-only afterwards.
 type weights struct {
 	word     []float32 // [vocabSize][hiddenSize]
 	position []float32 // [maxPositions][hiddenSize]
@@ -27,15 +55,19 @@ type layerNorm struct {
 	gamma, beta []float32
 }
 
-// linear is y = x·Wᵀ + b with W packed into panels (see gemm.go).
+// linear is y = x·Wᵀ + b with W packed into panels (see gemm.go) in one
+// of three formats, the other two nil.
 type linear struct {
-	w    []float32
-	bias []float32
-	in   int
-	out  int
+	w     []float32 // float32 panels,
+	h     []uint16  // or fp16 panels,
+	q     []int8    // or int8 panels, column j multiplied by scale[j]
+	scale []float32
+	bias  []float32
+	in    int
+	out   int
 }
 
-func loadWeights(st *safetensors) (*weights, error) {
+func loadWeights(st *safetensors, prec precision) (*weights, error) {
 	w := &weights{}
 	var err error
 	get := func(name string, shape ...int) []float32 {
@@ -63,11 +95,23 @@ func loadWeights(st *safetensors) (*weights, error) {
 			if err != nil {
 				return linear{}
 			}
-			var wt []float32
-			if wt, err = st.packed(p+name+".weight", out, in); err != nil {
+			l := linear{in: in, out: out}
+			switch prec {
+			case precF16:
+				l.h, err = st.packedHalf(p+name+".weight", out, in)
+			case precInt8:
+				var wt []float32
+				if wt, err = st.packed(p+name+".weight", out, in); err == nil {
+					l.q, l.scale = quantize(wt, out, in)
+				}
+			default:
+				l.w, err = st.packed(p+name+".weight", out, in)
+			}
+			if err != nil {
 				return linear{}
 			}
-			return linear{w: wt, bias: get(p+name+".bias", out), in: in, out: out}
+			l.bias = get(p+name+".bias", out)
+			return l
 		}
 		norm := func(name string) layerNorm {
 			return layerNorm{gamma: get(p+name+".weight", hiddenSize), beta: get(p+name+".bias", hiddenSize)}
@@ -96,11 +140,36 @@ func fuse(ls ...linear) linear {
 	for _, l := range ls {
 		f.out += l.out
 	}
-	f.w = make([]float32, 0, f.out*f.in)
-	f.bias = make([]float32, 0, f.out)
 	for _, l := range ls {
 		f.w = append(f.w, l.w...)
+		f.h = append(f.h, l.h...)
+		f.q = append(f.q, l.q...)
+		f.scale = append(f.scale, l.scale...)
 		f.bias = append(f.bias, l.bias...)
 	}
 	return f
+}
+
+// quantize rounds w, n columns of k packed in panels, to int8 with one
+// scale per column (output channel): column j is q[·,j]·scale[j].
+func quantize(w []float32, n, k int) (q []int8, scale []float32) {
+	q = make([]int8, len(w))
+	scale = make([]float32, n)
+	for j := 0; j < n; j++ {
+		base := (j/panelWidth)*k*panelWidth + j%panelWidth
+		var hi float32
+		for p := 0; p < k; p++ {
+			hi = max(hi, float32(math.Abs(float64(w[base+p*panelWidth]))))
+		}
+		if hi == 0 {
+			continue
+		}
+		s := hi / 127
+		scale[j] = s
+		for p := 0; p < k; p++ {
+			v := math.Round(float64(w[base+p*panelWidth] / s))
+			q[base+p*panelWidth] = int8(min(max(v, -127), 127))
+		}
+	}
+	return q, scale
 }
