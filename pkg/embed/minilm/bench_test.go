@@ -138,7 +138,7 @@ func BenchmarkEmbedPrecision(b *testing.B) {
 		{"batch32", shortSentences[:32]},
 	}
 	for _, in := range inputs {
-		for _, prec := range []precision{precF32, precF16, precInt8} {
+		for _, prec := range []precision{precF32, precF16, precInt} {
 			b.Run(in.name+"/"+prec.String(), func(b *testing.B) {
 				benchEmbedModel(b, testModelPrecision(b, prec), in.texts)
 			})

@@ -10,6 +10,10 @@ import (
 type workspace struct {
 	x, qkv, ctx, tmp, ffn []float32
 	starts                []int // first token of each sequence, then the total
+	// A linear layer's input rounded to int16 and each row's scale, for
+	// integer weights.
+	xi      []int16
+	xiScale []float32
 	// One scratch per goroutine working on the batch.
 	attn []attnScratch
 	gemm []gemmScratch
@@ -30,6 +34,10 @@ func (ws *workspace) grow(seqs [][]int32, par int) {
 	ws.ctx = resize(ws.ctx, tokens*hiddenSize)
 	ws.tmp = resize(ws.tmp, tokens*hiddenSize)
 	ws.ffn = resize(ws.ffn, tokens*interSize)
+	if cap(ws.xi) < tokens*interSize {
+		ws.xi = make([]int16, tokens*interSize)
+	}
+	ws.xiScale = resize(ws.xiScale, tokens)
 	for len(ws.gemm) < par {
 		ws.gemm = append(ws.gemm, gemmScratch{})
 		ws.attn = append(ws.attn, attnScratch{})
@@ -101,6 +109,15 @@ func (e *encoder) layer(ws *workspace, par int, l *layer, nseq, tokens int) {
 // and runs epilogue (bias, activation) on each item's columns while they
 // are still in cache; without one the caller adds the bias.
 func (e *encoder) linear(ws *workspace, par int, l linear, tokens int, in, out []float32, epilogue func(x, bias []float32)) {
+	var xi []int16
+	if l.q != nil {
+		xi = ws.xi[:tokens*l.in]
+		const rows = 32
+		forEach(par, (tokens+rows-1)/rows, func(_, i int) {
+			r0, r1 := i*rows, min((i+1)*rows, tokens)
+			quantizeRows(e.ks.quantizeRow, xi[r0*l.in:r1*l.in], ws.xiScale[r0:r1], in[r0*l.in:r1*l.in], l.in)
+		})
+	}
 	panels := l.out / panelWidth
 	items := (panels + groupPanels - 1) / groupPanels
 	forEach(par, items, func(w, i int) {
@@ -108,13 +125,9 @@ func (e *encoder) linear(ws *workspace, par int, l linear, tokens int, in, out [
 		c0, c1 := p0*panelWidth, p1*panelWidth
 		switch {
 		case l.q != nil:
-			gemm(e.ks.kernI8, &ws.gemm[w], tokens, l.in, in, l.in, l.q, p0, p1, out, l.out)
-			scale := l.scale[c0:c1]
+			gemm(e.ks.kernInt, &ws.gemm[w], tokens, l.in, xi, l.in, l.q, p0, p1, out, l.out)
 			for t := 0; t < tokens; t++ {
-				row := out[t*l.out+c0 : t*l.out+c1]
-				for j, s := range scale {
-					row[j] *= s
-				}
+				e.ks.scaleRow(out[t*l.out+c0:t*l.out+c1], l.scale[c0:c1], ws.xiScale[t])
 			}
 		case l.h != nil:
 			gemm(e.ks.kernF16, &ws.gemm[w], tokens, l.in, in, l.in, l.h, p0, p1, out, l.out)

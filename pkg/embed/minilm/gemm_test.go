@@ -57,14 +57,39 @@ func halfWeights(r *rand.Rand, n int) ([]uint16, []float32) {
 	return h, f
 }
 
-// int8Weights returns n random int8 values and their float32 values.
-func int8Weights(r *rand.Rand, n int) ([]int8, []float32) {
-	q, f := make([]int8, n), make([]float32, n)
+// intWeights returns n random integer weights in [-weightMax, weightMax]
+// and their float32 values.
+func intWeights(r *rand.Rand, n int) ([]int16, []float32) {
+	q, f := make([]int16, n), make([]float32, n)
 	for i := range q {
-		q[i] = int8(r.IntN(255) - 127)
+		q[i] = int16(r.IntN(2*weightMax+1) - weightMax)
 		f[i] = float32(q[i])
 	}
 	return q, f
+}
+
+// int16Activations returns n random integer activations in [-actMax,
+// actMax] and their float32 values.
+func int16Activations(r *rand.Rand, n int) ([]int16, []float32) {
+	q, f := make([]int16, n), make([]float32, n)
+	for i := range q {
+		q[i] = int16(r.IntN(2*actMax+1) - actMax)
+		f[i] = float32(q[i])
+	}
+	return q, f
+}
+
+// packPairs packs w (n×k, k even) into panels in pair layout, as
+// quantizeColumns does.
+func packPairs(w []int16, n, k int) []int16 {
+	p := make([]int16, n*k)
+	for j := 0; j < n; j++ {
+		base := (j / panelWidth) * k * panelWidth
+		for kk, v := range w[j*k : j*k+k] {
+			p[base+pairIndex(kk, j%panelWidth)] = v
+		}
+	}
+	return p
 }
 
 // packAs packs w (n×k) into panels like packPanels, for any format.
@@ -82,7 +107,7 @@ func packAs[W weightElem](w []W, n, k int) []W {
 // checkGEMM runs gemm with kern on packed B and compares with want
 // (m×n, from naiveProduct); C is wider than n and only n columns may be
 // written.
-func checkGEMM[W weightElem](t *testing.T, kern tileKernels[W], m, n, k int, a []float32, lda int, packed []W, want []float64) {
+func checkGEMM[A activationElem, W weightElem](t *testing.T, kern tileKernels[A, W], m, n, k int, a []A, lda int, packed []W, want []float64) {
 	t.Helper()
 	const ldcPad = 5
 	ldc := n + ldcPad
@@ -124,6 +149,10 @@ func TestKernelsAgree(t *testing.T) {
 		{20, 96, 1000, 1003},  // crosses blockK: accumulation into C
 		{9, 1152, 384, 384},   // the QKV product of a short query
 		{17, 384, 1536, 1536}, // the FFN output of a short query
+		{8, 32, 386, 400},     // one k pair after the last full block
+		{16, 64, 384, 390},    // partial tile of four rows
+		{11, 48, 40, 40},      // partial tile of five rows
+		{4, 32, 64, 64},       // four rows only
 		{265, 160, 130, 1152}, // several row blocks and panel groups
 	}
 	r := rand.New(rand.NewPCG(1, 2))
@@ -131,10 +160,11 @@ func TestKernelsAgree(t *testing.T) {
 		a := randomMatrix(r, sh.m*sh.lda)
 		w := randomMatrix(r, sh.n*sh.k)
 		h, wh := halfWeights(r, sh.n*sh.k)
-		q, wq := int8Weights(r, sh.n*sh.k)
+		q, wq := intWeights(r, sh.n*sh.k)
+		ai, af := int16Activations(r, sh.m*sh.lda)
 		want := naiveProduct(sh.m, sh.n, sh.k, a, sh.lda, w)
 		wantH := naiveProduct(sh.m, sh.n, sh.k, a, sh.lda, wh)
-		wantQ := naiveProduct(sh.m, sh.n, sh.k, a, sh.lda, wq)
+		wantQ := naiveProduct(sh.m, sh.n, sh.k, af, sh.lda, wq)
 		for _, kern := range ks {
 			name := fmt.Sprintf("%s/%dx%dx%d", kern.name, sh.m, sh.n, sh.k)
 			t.Run(name+"/f32", func(t *testing.T) {
@@ -143,9 +173,11 @@ func TestKernelsAgree(t *testing.T) {
 			t.Run(name+"/f16", func(t *testing.T) {
 				checkGEMM(t, kern.kernF16, sh.m, sh.n, sh.k, a, sh.lda, packAs(h, sh.n, sh.k), wantH)
 			})
-			t.Run(name+"/int8", func(t *testing.T) {
-				checkGEMM(t, kern.kernI8, sh.m, sh.n, sh.k, a, sh.lda, packAs(q, sh.n, sh.k), wantQ)
-			})
+			if sh.k%2 == 0 { // the integer kernels take k in pairs
+				t.Run(name+"/int", func(t *testing.T) {
+					checkGEMM(t, kern.kernInt, sh.m, sh.n, sh.k, ai, sh.lda, packPairs(q, sh.n, sh.k), wantQ)
+				})
+			}
 		}
 	}
 }

@@ -38,28 +38,56 @@ func kernelF16AVX2(k int, a []float32, lda int, b []uint16, c []float32, ldc int
 }
 
 //go:noescape
-func gemm6x16I8AVX2(k int, a *float32, lda int, b *int8, c *float32, ldc int, acc bool)
-
-// kernelI8AVX2 is kernelAVX2 over int8 panels (gemm_i8_amd64.s).
-func kernelI8AVX2(k int, a []float32, lda int, b []int8, c []float32, ldc int, acc bool) {
-	if k <= 0 {
-		kernelGoI8(k, a, lda, b, c, ldc, acc)
-		return
-	}
-	_ = a[(tileRows-1)*lda+k-1]
-	_ = b[panelWidth*k-1]
-	_ = c[(tileRows-1)*ldc+panelWidth-1]
-	gemm6x16I8AVX2(k, &a[0], lda, &b[0], &c[0], ldc, acc)
-}
-
-//go:noescape
 func gemm3x16AVX2(k int, a *float32, lda int, b *float32, c *float32, ldc int, acc bool)
 
 //go:noescape
 func gemm3x16F16AVX2(k int, a *float32, lda int, b *uint16, c *float32, ldc int, acc bool)
 
 //go:noescape
-func gemm3x16I8AVX2(k int, a *float32, lda int, b *int8, c *float32, ldc int, acc bool)
+func gemm1x16IntAVX2(k int, a *int16, lda int, b *int16, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm2x16IntAVX2(k int, a *int16, lda int, b *int16, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm3x16IntAVX2(k int, a *int16, lda int, b *int16, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm4x16IntAVX2(k int, a *int16, lda int, b *int16, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm5x16IntAVX2(k int, a *int16, lda int, b *int16, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm6x16IntAVX2(k int, a *int16, lda int, b *int16, c *float32, ldc int, acc bool)
+
+// intKernelAVX2 wraps the integer kernel for rows rows (gemm_int_amd64.s);
+// k is even.
+func intKernelAVX2(rows int, asm func(k int, a *int16, lda int, b *int16, c *float32, ldc int, acc bool)) microKernel[int16, int16] {
+	return func(k int, a []int16, lda int, b []int16, c []float32, ldc int, acc bool) {
+		if k <= 0 {
+			kernelGoInt(k, a, lda, b, c, ldc, acc)
+			return
+		}
+		_ = a[(rows-1)*lda+k-1]
+		_ = b[panelWidth*k-1]
+		_ = c[(rows-1)*ldc+panelWidth-1]
+		asm(k, &a[0], lda, &b[0], &c[0], ldc, acc)
+	}
+}
+
+//go:noescape
+func scaleRow8AVX2(row *float32, scale *float32, n int, s float32)
+
+// scaleRowAVX2 is scaleRowGo 8 values at a time (quantize_amd64.s).
+func scaleRowAVX2(row, scale []float32, s float32) {
+	n := len(scale) - len(scale)%8
+	if n > 0 {
+		_ = row[n-1]
+		scaleRow8AVX2(&row[0], &scale[0], n, s)
+	}
+	scaleRowGo(row[n:], scale[n:], s)
+}
 
 // The three-row kernels (gemm3*_amd64.s) compute rows 0..2 of the tile.
 
@@ -85,15 +113,17 @@ func kernel3F16AVX2(k int, a []float32, lda int, b []uint16, c []float32, ldc in
 	gemm3x16F16AVX2(k, &a[0], lda, &b[0], &c[0], ldc, acc)
 }
 
-func kernel3I8AVX2(k int, a []float32, lda int, b []int8, c []float32, ldc int, acc bool) {
-	if k <= 0 {
-		kernelGoI8(k, a, lda, b, c, ldc, acc)
-		return
+//go:noescape
+func quantizeRow16AVX2(src *float32, dst *int16, n int) float32
+
+// quantizeRowAVX2 is quantizeRowGo 16 values at a time (quantize_amd64.s)
+// for rows whose length is a multiple of 16, as the model's are.
+func quantizeRowAVX2(dst []int16, src []float32) float32 {
+	if len(src) == 0 || len(src)%16 != 0 {
+		return quantizeRowGo(dst, src)
 	}
-	_ = a[2*lda+k-1]
-	_ = b[panelWidth*k-1]
-	_ = c[2*ldc+panelWidth-1]
-	gemm3x16I8AVX2(k, &a[0], lda, &b[0], &c[0], ldc, acc)
+	_ = dst[len(src)-1]
+	return quantizeRow16AVX2(&src[0], &dst[0], len(src))
 }
 
 //go:noescape
@@ -134,12 +164,18 @@ func softmaxAVX2(row []float32, scale float32) {
 func kernels() []kernelSet {
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasF16C {
 		avx2 := kernelSet{
-			name:    "avx2",
-			kern:    tileKernels[float32]{kernelAVX2, kernel3AVX2},
-			kernF16: tileKernels[uint16]{kernelF16AVX2, kernel3F16AVX2},
-			kernI8:  tileKernels[int8]{kernelI8AVX2, kernel3I8AVX2},
-			gelu:    geluAVX2,
-			softmax: softmaxAVX2,
+			name: "avx2",
+			kern: tileKernels[float32, float32]{six: kernelAVX2, edge: [tileRows - 1]microKernel[float32, float32]{
+				kernel3AVX2, kernel3AVX2, kernel3AVX2, kernelAVX2, kernelAVX2}},
+			kernF16: tileKernels[float32, uint16]{six: kernelF16AVX2, edge: [tileRows - 1]microKernel[float32, uint16]{
+				kernel3F16AVX2, kernel3F16AVX2, kernel3F16AVX2, kernelF16AVX2, kernelF16AVX2}},
+			kernInt: tileKernels[int16, int16]{six: intKernelAVX2(6, gemm6x16IntAVX2), edge: [tileRows - 1]microKernel[int16, int16]{
+				intKernelAVX2(1, gemm1x16IntAVX2), intKernelAVX2(2, gemm2x16IntAVX2), intKernelAVX2(3, gemm3x16IntAVX2),
+				intKernelAVX2(4, gemm4x16IntAVX2), intKernelAVX2(5, gemm5x16IntAVX2)}},
+			quantizeRow: quantizeRowAVX2,
+			scaleRow:    scaleRowAVX2,
+			gelu:        geluAVX2,
+			softmax:     softmaxAVX2,
 		}
 		return []kernelSet{avx2, portable}
 	}

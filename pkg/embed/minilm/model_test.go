@@ -13,9 +13,9 @@ import (
 // precisionModels loads the model once per test binary in each weight
 // format.
 var precisionModels = map[precision]func() (*Model, error){
-	precF32:  sync.OnceValues(func() (*Model, error) { return load(kernels()[0], precF32) }),
-	precF16:  sync.OnceValues(func() (*Model, error) { return load(kernels()[0], precF16) }),
-	precInt8: sync.OnceValues(func() (*Model, error) { return load(kernels()[0], precInt8) }),
+	precF32: sync.OnceValues(func() (*Model, error) { return load(kernels()[0], precF32) }),
+	precF16: sync.OnceValues(func() (*Model, error) { return load(kernels()[0], precF16) }),
+	precInt: sync.OnceValues(func() (*Model, error) { return load(kernels()[0], precInt) }),
 }
 
 func testModelPrecision(t testing.TB, prec precision) *Model {
@@ -41,18 +41,20 @@ func dot(a, b []float32) float64 {
 	return s
 }
 
+// goldenCases were measured with the reference (sentence-transformers)
+// implementation.
+var goldenCases = []struct {
+	a, b string
+	want float64
+}{
+	{"How do I build the project?", "npm run build compiles TypeScript to dist/", 0.2185},
+	{"How do I build the project?", "User prefers tabs over spaces", -0.1002},
+	{"That is a happy person", "That is a very happy person", 0.9429},
+}
+
 func TestGoldenSimilarities(t *testing.T) {
 	m := testModel(t)
-	// Measured with the reference (sentence-transformers) implementation.
-	cases := []struct {
-		a, b string
-		want float64
-	}{
-		{"How do I build the project?", "npm run build compiles TypeScript to dist/", 0.2185},
-		{"How do I build the project?", "User prefers tabs over spaces", -0.1002},
-		{"That is a happy person", "That is a very happy person", 0.9429},
-	}
-	for _, c := range cases {
+	for _, c := range goldenCases {
 		t.Run(c.a+"|"+c.b, func(t *testing.T) {
 			v, err := m.Embed(context.Background(), []string{c.a, c.b})
 			if err != nil {

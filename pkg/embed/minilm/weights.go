@@ -2,7 +2,6 @@ package minilm
 
 import (
 	"fmt"
-	"math"
 )
 
 // precision is how the linear layers' weights are held: the rest of the
@@ -15,9 +14,10 @@ const (
 	// precF16 keeps the fp16 weights and widens them in the kernel: the
 	// same products to the bit from half the bytes.
 	precF16
-	// precInt8 rounds each output column to int8 with its own scale
-	// (max |w| / 127): a quarter of the bytes, approximate.
-	precInt8
+	// precInt rounds each output column to 9 bits and sign with its own
+	// scale, each token's activations to 13 bits and sign, and multiplies
+	// them in integers (gemm_int.go): approximate.
+	precInt
 )
 
 func (p precision) String() string {
@@ -26,8 +26,8 @@ func (p precision) String() string {
 		return "f32"
 	case precF16:
 		return "f16"
-	case precInt8:
-		return "int8"
+	case precInt:
+		return "int"
 	}
 	return fmt.Sprintf("precision(%d)", int(p))
 }
@@ -60,7 +60,7 @@ type layerNorm struct {
 type linear struct {
 	w     []float32 // float32 panels,
 	h     []uint16  // or fp16 panels,
-	q     []int8    // or int8 panels, column j multiplied by scale[j]
+	q     []int16   // or integer panels in pair layout, column j times scale[j]
 	scale []float32
 	bias  []float32
 	in    int
@@ -99,10 +99,10 @@ func loadWeights(st *safetensors, prec precision) (*weights, error) {
 			switch prec {
 			case precF16:
 				l.h, err = st.packedHalf(p+name+".weight", out, in)
-			case precInt8:
+			case precInt:
 				var wt []float32
 				if wt, err = st.packed(p+name+".weight", out, in); err == nil {
-					l.q, l.scale = quantize(wt, out, in)
+					l.q, l.scale = quantizeColumns(wt, out, in)
 				}
 			default:
 				l.w, err = st.packed(p+name+".weight", out, in)
@@ -148,28 +148,4 @@ func fuse(ls ...linear) linear {
 		f.bias = append(f.bias, l.bias...)
 	}
 	return f
-}
-
-// quantize rounds w, n columns of k packed in panels, to int8 with one
-// scale per column (output channel): column j is q[·,j]·scale[j].
-func quantize(w []float32, n, k int) (q []int8, scale []float32) {
-	q = make([]int8, len(w))
-	scale = make([]float32, n)
-	for j := 0; j < n; j++ {
-		base := (j/panelWidth)*k*panelWidth + j%panelWidth
-		var hi float32
-		for p := 0; p < k; p++ {
-			hi = max(hi, float32(math.Abs(float64(w[base+p*panelWidth]))))
-		}
-		if hi == 0 {
-			continue
-		}
-		s := hi / 127
-		scale[j] = s
-		for p := 0; p < k; p++ {
-			v := math.Round(float64(w[base+p*panelWidth] / s))
-			q[base+p*panelWidth] = int8(min(max(v, -127), 127))
-		}
-	}
-	return q, scale
 }
