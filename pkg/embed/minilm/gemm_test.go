@@ -143,7 +143,7 @@ func TestKernelsAgree(t *testing.T) {
 		{1, 16, 1, 1},
 		{5, 16, 3, 7},         // fewer rows than a tile, k not a multiple of 4
 		{6, 32, 4, 4},         // exactly one tile
-		{13, 48, 37, 40},      // partial tile of one row (three-row kernel)
+		{13, 48, 37, 40},      // partial tile of one row
 		{10, 32, 9, 9},        // partial tile of four rows (six-row kernel)
 		{140, 64, 384, 384},   // crosses blockM
 		{20, 96, 1000, 1003},  // crosses blockK: accumulation into C
@@ -187,7 +187,7 @@ func TestKernelsAgree(t *testing.T) {
 // the sums is the same.
 func TestF16KernelsMatchF32(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	for _, m := range []int{1, 3, 4, 9, 16, 40} {
+	for _, m := range []int{1, 3, 4, 5, 9, 11, 16, 40} {
 		const n, k = 64, 500
 		a := randomMatrix(r, m*k)
 		h, w := halfWeights(r, n*k)
