@@ -11,7 +11,7 @@ type workspace struct {
 	x, qkv, ctx, tmp, ffn []float32
 	starts                []int // first token of each sequence, then the total
 	// A linear layer's input rounded to int16 and each row's scale, for
-	// integer weights.
+	// integer weights (grown on first use).
 	xi      []int16
 	xiScale []float32
 	// One scratch per goroutine working on the batch.
@@ -34,10 +34,6 @@ func (ws *workspace) grow(seqs [][]int32, par int) {
 	ws.ctx = resize(ws.ctx, tokens*hiddenSize)
 	ws.tmp = resize(ws.tmp, tokens*hiddenSize)
 	ws.ffn = resize(ws.ffn, tokens*interSize)
-	if cap(ws.xi) < tokens*interSize {
-		ws.xi = make([]int16, tokens*interSize)
-	}
-	ws.xiScale = resize(ws.xiScale, tokens)
 	for len(ws.gemm) < par {
 		ws.gemm = append(ws.gemm, gemmScratch{})
 		ws.attn = append(ws.attn, attnScratch{})
@@ -111,6 +107,10 @@ func (e *encoder) layer(ws *workspace, par int, l *layer, nseq, tokens int) {
 func (e *encoder) linear(ws *workspace, par int, l linear, tokens int, in, out []float32, epilogue func(x, bias []float32)) {
 	var xi []int16
 	if l.q != nil {
+		if cap(ws.xi) < tokens*interSize {
+			ws.xi = make([]int16, tokens*interSize)
+		}
+		ws.xiScale = resize(ws.xiScale, tokens)
 		xi = ws.xi[:tokens*l.in]
 		const rows = 32
 		forEach(par, (tokens+rows-1)/rows, func(_, i int) {
