@@ -88,17 +88,60 @@ func BenchmarkEmbedShort(b *testing.B) {
 	b.ReportMetric(float64(b.N*len(shortSentences))/b.Elapsed().Seconds(), "sentences/s")
 }
 
-func BenchmarkEmbedQuery(b *testing.B) {
-	m := testModel(b)
+// benchEmbed embeds texts in a loop and reports, besides wall time, the
+// process's CPU time per call: on a shared machine wall time mixes in the
+// wait for a core, CPU time does not.
+func benchEmbed(b *testing.B, texts []string) {
+	benchEmbedModel(b, testModel(b), texts)
+}
+
+func benchEmbedModel(b *testing.B, m *Model, texts []string) {
 	ctx := context.Background()
-	query := []string{"How do I build the project?"}
-	if _, err := m.Embed(ctx, query); err != nil {
+	if _, err := m.Embed(ctx, texts); err != nil {
 		b.Fatal(err)
 	}
+	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := processCPU()
 	for b.Loop() {
-		if _, err := m.Embed(ctx, query); err != nil {
+		if _, err := m.Embed(ctx, texts); err != nil {
 			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkEmbedQuery is one 9-token query.
+func BenchmarkEmbedQuery(b *testing.B) {
+	benchEmbed(b, []string{"How do I build the project?"})
+}
+
+// BenchmarkEmbedQuery16 is one 16-token query.
+func BenchmarkEmbedQuery16(b *testing.B) {
+	benchEmbed(b, []string{"Which port does the query service listen on in the staging cluster today?"})
+}
+
+// BenchmarkEmbedBatch32 is a batch of 32 short sentences.
+func BenchmarkEmbedBatch32(b *testing.B) {
+	benchEmbed(b, shortSentences[:32])
+}
+
+// BenchmarkEmbedPrecision runs the same inputs in each weight format, one
+// after the other, so that -count interleaves them.
+func BenchmarkEmbedPrecision(b *testing.B) {
+	inputs := []struct {
+		name  string
+		texts []string
+	}{
+		{"query9", []string{"How do I build the project?"}},
+		{"query16", []string{"Which port does the query service listen on in the staging cluster today?"}},
+		{"batch32", shortSentences[:32]},
+	}
+	for _, in := range inputs {
+		for _, prec := range []precision{precF32, precF16, precInt} {
+			b.Run(in.name+"/"+prec.String(), func(b *testing.B) {
+				benchEmbedModel(b, testModelPrecision(b, prec), in.texts)
+			})
 		}
 	}
 }

@@ -10,6 +10,10 @@ import (
 type workspace struct {
 	x, qkv, ctx, tmp, ffn []float32
 	starts                []int // first token of each sequence, then the total
+	// A linear layer's input rounded to int16 and each row's scale, for
+	// integer weights (grown on first use).
+	xi      []int16
+	xiScale []float32
 	// One scratch per goroutine working on the batch.
 	attn []attnScratch
 	gemm []gemmScratch
@@ -84,36 +88,68 @@ func (e *encoder) embed(x []float32, ids []int32) {
 func (e *encoder) layer(ws *workspace, par int, l *layer, nseq, tokens int) {
 	const qkvWidth = 3 * hiddenSize
 	x, qkv, ctx, tmp, ffn := ws.x, ws.qkv, ws.ctx, ws.tmp, ws.ffn
-	e.linear(ws, par, l.qkv, tokens, x, qkv, addBias)
+	e.linear(ws, par, &l.qkv, tokens, x, qkv, addBias)
 	forEach(par, nseq*numHeads, func(w, i int) {
 		s, h := i/numHeads, i%numHeads
 		t0, t1 := ws.starts[s], ws.starts[s+1]
 		attend(e.ks, &ws.attn[w], &ws.gemm[w], t1-t0, h, qkv[t0*qkvWidth:t1*qkvWidth], ctx[t0*hiddenSize:t1*hiddenSize])
 	})
-	e.linear(ws, par, l.attnOut, tokens, ctx, tmp, nil)
+	e.linear(ws, par, &l.attnOut, tokens, ctx, tmp, nil)
 	e.residualNorm(par, tokens, x, tmp, l.attnOut.bias, l.attnNorm)
-	e.linear(ws, par, l.ffnIn, tokens, x, ffn, e.ks.gelu)
-	e.linear(ws, par, l.ffnOut, tokens, ffn, tmp, nil)
+	e.linear(ws, par, &l.ffnIn, tokens, x, ffn, e.ks.gelu)
+	e.linear(ws, par, &l.ffnOut, tokens, ffn, tmp, nil)
 	e.residualNorm(par, tokens, x, tmp, l.ffnOut.bias, l.ffnNorm)
 }
 
 // linear sets out = in·Wᵀ, one group of panels (columns) per work item,
 // and runs epilogue (bias, activation) on each item's columns while they
 // are still in cache; without one the caller adds the bias.
-func (e *encoder) linear(ws *workspace, par int, l linear, tokens int, in, out []float32, epilogue func(x, bias []float32)) {
+func (e *encoder) linear(ws *workspace, par int, l *linear, tokens int, in, out []float32, epilogue func(x, bias []float32)) {
+	xi := e.quantizeInput(ws, par, l, tokens, in)
 	panels := l.out / panelWidth
 	items := (panels + groupPanels - 1) / groupPanels
 	forEach(par, items, func(w, i int) {
 		p0, p1 := i*groupPanels, min((i+1)*groupPanels, panels)
-		gemm(e.ks.kern, &ws.gemm[w], tokens, l.in, in, l.in, l.w, p0, p1, out, l.out)
+		c0, c1 := p0*panelWidth, p1*panelWidth
+		switch {
+		case l.q != nil:
+			gemm(e.ks.kernInt, &ws.gemm[w], tokens, l.in, xi, l.in, l.q, p0, p1, out, l.out)
+			for t := 0; t < tokens; t++ {
+				e.ks.scaleRow(out[t*l.out+c0:t*l.out+c1], l.scale[c0:c1], ws.xiScale[t])
+			}
+		case l.h != nil:
+			gemm(e.ks.kernF16, &ws.gemm[w], tokens, l.in, in, l.in, l.h, p0, p1, out, l.out)
+		default:
+			gemm(e.ks.kern, &ws.gemm[w], tokens, l.in, in, l.in, l.w, p0, p1, out, l.out)
+		}
 		if epilogue == nil {
 			return
 		}
-		c0, c1 := p0*panelWidth, p1*panelWidth
 		for t := 0; t < tokens; t++ {
 			epilogue(out[t*l.out+c0:t*l.out+c1], l.bias[c0:c1])
 		}
 	})
+}
+
+// quantizeInput rounds the rows of in to int16 for a layer of integer
+// weights, each row's scale in ws.xiScale, and returns them; nil for
+// other layers.
+func (e *encoder) quantizeInput(ws *workspace, par int, l *linear, tokens int, in []float32) []int16 {
+	if l.q == nil {
+		return nil
+	}
+	if cap(ws.xi) < tokens*interSize {
+		ws.xi = make([]int16, tokens*interSize)
+	}
+	ws.xiScale = resize(ws.xiScale, tokens)
+	k := l.in
+	xi := ws.xi[:tokens*k]
+	const rows = 32
+	forEach(par, (tokens+rows-1)/rows, func(_, i int) {
+		r0, r1 := i*rows, min((i+1)*rows, tokens)
+		quantizeRows(e.ks.quantizeRow, xi[r0*k:r1*k], ws.xiScale[r0:r1], in[r0*k:r1*k], k)
+	})
+	return xi
 }
 
 // residualNorm sets x = LayerNorm(y + bias + x) row by row, in blocks of

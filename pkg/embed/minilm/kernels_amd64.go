@@ -6,20 +6,92 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
+// The assembly micro-kernels compute an R×16 tile, R in the name: float32
+// panels (gemm_amd64.s, gemm_edge_amd64.s), fp16 panels widened by F16C
+// (gemm_f16_amd64.s, gemm_edge_f16_amd64.s) and integer panels
+// (gemm_int_amd64.s).
+
+//go:noescape
+func gemm3x16AVX2(k int, a *float32, lda int, b *float32, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm4x16AVX2(k int, a *float32, lda int, b *float32, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm5x16AVX2(k int, a *float32, lda int, b *float32, c *float32, ldc int, acc bool)
+
 //go:noescape
 func gemm6x16AVX2(k int, a *float32, lda int, b *float32, c *float32, ldc int, acc bool)
 
-// kernelAVX2 is the AVX2/FMA micro-kernel (gemm_amd64.s). The slice checks
-// keep every access of the assembly in bounds.
-func kernelAVX2(k int, a []float32, lda int, b []float32, c []float32, ldc int, acc bool) {
-	if k <= 0 {
-		kernelGo(k, a, lda, b, c, ldc, acc)
-		return
+//go:noescape
+func gemm3x16F16AVX2(k int, a *float32, lda int, b *uint16, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm4x16F16AVX2(k int, a *float32, lda int, b *uint16, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm5x16F16AVX2(k int, a *float32, lda int, b *uint16, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm6x16F16AVX2(k int, a *float32, lda int, b *uint16, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm1x16IntAVX2(k int, a *int16, lda int, b *int16, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm2x16IntAVX2(k int, a *int16, lda int, b *int16, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm3x16IntAVX2(k int, a *int16, lda int, b *int16, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm4x16IntAVX2(k int, a *int16, lda int, b *int16, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm5x16IntAVX2(k int, a *int16, lda int, b *int16, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm6x16IntAVX2(k int, a *int16, lda int, b *int16, c *float32, ldc int, acc bool)
+
+// asmKernel wraps an assembly kernel for rows rows; fallback handles k ≤ 0.
+// The slice checks keep every access of the assembly in bounds.
+func asmKernel[A activationElem, W weightElem](rows int, asm func(k int, a *A, lda int, b *W, c *float32, ldc int, acc bool), fallback microKernel[A, W]) microKernel[A, W] {
+	return func(k int, a []A, lda int, b []W, c []float32, ldc int, acc bool) {
+		if k <= 0 {
+			fallback(k, a, lda, b, c, ldc, acc)
+			return
+		}
+		_ = a[(rows-1)*lda+k-1]
+		_ = b[panelWidth*k-1]
+		_ = c[(rows-1)*ldc+panelWidth-1]
+		asm(k, &a[0], lda, &b[0], &c[0], ldc, acc)
 	}
-	_ = a[(tileRows-1)*lda+k-1]
-	_ = b[panelWidth*k-1]
-	_ = c[(tileRows-1)*ldc+panelWidth-1]
-	gemm6x16AVX2(k, &a[0], lda, &b[0], &c[0], ldc, acc)
+}
+
+//go:noescape
+func scaleRow8AVX2(row *float32, scale *float32, n int, s float32)
+
+// scaleRowAVX2 is scaleRowGo 8 values at a time (quantize_amd64.s).
+func scaleRowAVX2(row, scale []float32, s float32) {
+	n := len(scale) - len(scale)%8
+	if n > 0 {
+		_ = row[n-1]
+		scaleRow8AVX2(&row[0], &scale[0], n, s)
+	}
+	scaleRowGo(row[n:], scale[n:], s)
+}
+
+//go:noescape
+func quantizeRow16AVX2(src *float32, dst *int16, n int) float32
+
+// quantizeRowAVX2 is quantizeRowGo 16 values at a time (quantize_amd64.s)
+// for rows whose length is a multiple of 16, as the model's are.
+func quantizeRowAVX2(dst []int16, src []float32) float32 {
+	if len(src) == 0 || len(src)%16 != 0 {
+		return quantizeRowGo(dst, src)
+	}
+	_ = dst[len(src)-1]
+	return quantizeRow16AVX2(&src[0], &dst[0], len(src))
 }
 
 //go:noescape
@@ -58,8 +130,30 @@ func softmaxAVX2(row []float32, scale float32) {
 
 // kernels lists the kernel sets this CPU can run, fastest first.
 func kernels() []kernelSet {
-	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
-		return []kernelSet{{"avx2", kernelAVX2, geluAVX2, softmaxAVX2}, portable}
+	if !cpu.X86.HasAVX2 || !cpu.X86.HasFMA || !cpu.X86.HasF16C {
+		return []kernelSet{portable}
 	}
-	return []kernelSet{portable}
+	f32 := func(rows int, asm func(int, *float32, int, *float32, *float32, int, bool)) microKernel[float32, float32] {
+		return asmKernel(rows, asm, kernelGo)
+	}
+	f16 := func(rows int, asm func(int, *float32, int, *uint16, *float32, int, bool)) microKernel[float32, uint16] {
+		return asmKernel(rows, asm, kernelGoF16)
+	}
+	i16 := func(rows int, asm func(int, *int16, int, *int16, *float32, int, bool)) microKernel[int16, int16] {
+		return asmKernel(rows, asm, kernelGoInt)
+	}
+	k3, k4, k5, k6 := f32(3, gemm3x16AVX2), f32(4, gemm4x16AVX2), f32(5, gemm5x16AVX2), f32(6, gemm6x16AVX2)
+	h3, h4, h5, h6 := f16(3, gemm3x16F16AVX2), f16(4, gemm4x16F16AVX2), f16(5, gemm5x16F16AVX2), f16(6, gemm6x16F16AVX2)
+	avx2 := kernelSet{
+		name:    "avx2",
+		kern:    tileKernels[float32, float32]{six: k6, edge: [tileRows - 1]microKernel[float32, float32]{k3, k3, k3, k4, k5}},
+		kernF16: tileKernels[float32, uint16]{six: h6, edge: [tileRows - 1]microKernel[float32, uint16]{h3, h3, h3, h4, h5}},
+		kernInt: tileKernels[int16, int16]{six: i16(6, gemm6x16IntAVX2), edge: [tileRows - 1]microKernel[int16, int16]{
+			i16(1, gemm1x16IntAVX2), i16(2, gemm2x16IntAVX2), i16(3, gemm3x16IntAVX2), i16(4, gemm4x16IntAVX2), i16(5, gemm5x16IntAVX2)}},
+		quantizeRow: quantizeRowAVX2,
+		scaleRow:    scaleRowAVX2,
+		gelu:        geluAVX2,
+		softmax:     softmaxAVX2,
+	}
+	return []kernelSet{avx2, portable}
 }

@@ -10,16 +10,27 @@ import (
 	"testing"
 )
 
-// sharedModel loads the model once per test binary.
-var sharedModel = sync.OnceValues(Load)
+// precisionModels loads the model once per test binary in each weight
+// format.
+var precisionModels = map[precision]func() (*Model, error){
+	precF32: sync.OnceValues(func() (*Model, error) { return load(kernels()[0], precF32) }),
+	precF16: sync.OnceValues(func() (*Model, error) { return load(kernels()[0], precF16) }),
+	precInt: sync.OnceValues(func() (*Model, error) { return load(kernels()[0], precInt) }),
+}
 
-func testModel(t testing.TB) *Model {
+func testModelPrecision(t testing.TB, prec precision) *Model {
 	t.Helper()
-	m, err := sharedModel()
+	m, err := precisionModels[prec]()
 	if err != nil {
-		t.Fatalf("load: %v", err)
+		t.Fatalf("load %s: %v", prec, err)
 	}
 	return m
+}
+
+// testModel is the model as Load builds it, loaded once per test binary.
+func testModel(t testing.TB) *Model {
+	t.Helper()
+	return testModelPrecision(t, defaultPrecision)
 }
 
 func dot(a, b []float32) float64 {
@@ -30,18 +41,20 @@ func dot(a, b []float32) float64 {
 	return s
 }
 
+// goldenCases were measured with the reference (sentence-transformers)
+// implementation.
+var goldenCases = []struct {
+	a, b string
+	want float64
+}{
+	{"How do I build the project?", "npm run build compiles TypeScript to dist/", 0.2185},
+	{"How do I build the project?", "User prefers tabs over spaces", -0.1002},
+	{"That is a happy person", "That is a very happy person", 0.9429},
+}
+
 func TestGoldenSimilarities(t *testing.T) {
 	m := testModel(t)
-	// Measured with the reference (sentence-transformers) implementation.
-	cases := []struct {
-		a, b string
-		want float64
-	}{
-		{"How do I build the project?", "npm run build compiles TypeScript to dist/", 0.2185},
-		{"How do I build the project?", "User prefers tabs over spaces", -0.1002},
-		{"That is a happy person", "That is a very happy person", 0.9429},
-	}
-	for _, c := range cases {
+	for _, c := range goldenCases {
 		t.Run(c.a+"|"+c.b, func(t *testing.T) {
 			v, err := m.Embed(context.Background(), []string{c.a, c.b})
 			if err != nil {
@@ -213,5 +226,26 @@ func TestEmbedConcurrent(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+// TestF16WeightsMatchF32 checks that the default fp16 weights give the
+// float32 weights' vectors to the bit, for short and long texts.
+func TestF16WeightsMatchF32(t *testing.T) {
+	texts := append([]string{strings.Repeat("long text with many words ", 60)}, shortSentences[:20]...)
+	want, err := testModelPrecision(t, precF32).Embed(t.Context(), texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := testModelPrecision(t, precF16).Embed(t.Context(), texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		for d := range want[i] {
+			if want[i][d] != got[i][d] {
+				t.Fatalf("text %d dim %d: f32 %g, f16 %g", i, d, want[i][d], got[i][d])
+			}
+		}
 	}
 }

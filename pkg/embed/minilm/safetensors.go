@@ -101,6 +101,30 @@ func (st *safetensors) packed(name string, n, k int) ([]float32, error) {
 	return out, err
 }
 
+// packedHalf is packed for an F16 tensor, keeping the fp16 bits.
+func (st *safetensors) packedHalf(name string, n, k int) ([]uint16, error) {
+	ti, err := st.lookup(name, n, k)
+	if err != nil {
+		return nil, err
+	}
+	if ti.DType != "F16" {
+		return nil, fmt.Errorf("safetensors: tensor %s is %s, want F16", name, ti.DType)
+	}
+	if n%panelWidth != 0 {
+		return nil, fmt.Errorf("safetensors: tensor %s has %d rows, not a multiple of %d", name, n, panelWidth)
+	}
+	raw := st.data[ti.Offsets[0]:ti.Offsets[1]]
+	out := make([]uint16, n*k)
+	for j := 0; j < n; j++ {
+		dst := out[(j/panelWidth)*k*panelWidth+j%panelWidth:]
+		src := raw[j*2*k : (j+1)*2*k]
+		for p := 0; p < k; p++ {
+			dst[p*panelWidth] = uint16(src[2*p]) | uint16(src[2*p+1])<<8
+		}
+	}
+	return out, nil
+}
+
 func (st *safetensors) lookup(name string, shape ...int) (tensorInfo, error) {
 	ti, ok := st.tensors[name]
 	if !ok {

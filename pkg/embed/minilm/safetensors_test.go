@@ -136,3 +136,41 @@ func TestSafetensorsPacked(t *testing.T) {
 		t.Fatalf("empty tensor: %v, %v", z, err)
 	}
 }
+
+func TestSafetensorsPackedHalf(t *testing.T) {
+	// A 16×3 F16 matrix of distinct values: packedHalf keeps the bits in
+	// the layout packed gives the float32 values.
+	var data []byte
+	for j := 0; j < 16; j++ {
+		for p := 0; p < 3; p++ {
+			data = binary.LittleEndian.AppendUint16(data, uint16(0x3c00+16*j+p)) // 1 + (16j+p)/1024
+		}
+	}
+	file := safetensorsFile(`{"w":{"dtype":"F16","shape":[16,3],"data_offsets":[0,96]},"f":{"dtype":"F32","shape":[16,1],"data_offsets":[0,64]}}`, string(data))
+	st, err := parseSafetensors(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	half, err := st.packedHalf("w", 16, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wide, err := st.packed("w", 16, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range wide {
+		if halfToFloat(half[i]) != wide[i] {
+			t.Fatalf("packedHalf[%d] = %g, packed %g", i, halfToFloat(half[i]), wide[i])
+		}
+	}
+	if half[1] != 0x3c00+16 || half[16] != 0x3c01 {
+		t.Fatalf("unexpected layout %x", half[:18])
+	}
+	if _, err := st.packedHalf("f", 16, 1); err == nil {
+		t.Fatal("packedHalf accepted an F32 tensor")
+	}
+	if _, err := st.packedHalf("w", 8, 6); err == nil {
+		t.Fatal("packedHalf accepted the wrong shape")
+	}
+}

@@ -4,8 +4,36 @@ import (
 	"fmt"
 )
 
-// weights holds the model as float32, linear layers packed for the GEMM
-// kernels. Converted once at load; read-only afterwards.
+// precision is how the linear layers' weights are held: the rest of the
+// model (embeddings, norms, biases, activations) is float32 in every case.
+type precision int
+
+const (
+	// precF32 widens the vendored fp16 weights to float32 at load.
+	precF32 precision = iota
+	// precF16 keeps the fp16 weights and widens them in the kernel: the
+	// same products to the bit from half the bytes.
+	precF16
+	// precInt rounds each output column to 9 bits and sign with its own
+	// scale, each token's activations to 13 bits and sign, and multiplies
+	// them in integers (gemm_int.go): approximate.
+	precInt
+)
+
+func (p precision) String() string {
+	switch p {
+	case precF32:
+		return "f32"
+	case precF16:
+		return "f16"
+	case precInt:
+		return "int"
+	}
+	return fmt.Sprintf("precision(%d)", int(p))
+}
+
+// weights holds the model, linear layers packed for the GEMM kernels.
+// Converted once at load; read-only afterwards.
 type weights struct {
 	word     []float32 // [vocabSize][hiddenSize]
 	position []float32 // [maxPositions][hiddenSize]
@@ -27,15 +55,19 @@ type layerNorm struct {
 	gamma, beta []float32
 }
 
-// linear is y = x·Wᵀ + b with W packed into panels (see gemm.go).
+// linear is y = x·Wᵀ + b with W packed into panels (see gemm.go) in one
+// of three formats, the other two nil.
 type linear struct {
-	w    []float32
-	bias []float32
-	in   int
-	out  int
+	w     []float32 // float32 panels,
+	h     []uint16  // or fp16 panels,
+	q     []int16   // or integer panels in pair layout, column j times scale[j]
+	scale []float32
+	bias  []float32
+	in    int
+	out   int
 }
 
-func loadWeights(st *safetensors) (*weights, error) {
+func loadWeights(st *safetensors, prec precision) (*weights, error) {
 	w := &weights{}
 	var err error
 	get := func(name string, shape ...int) []float32 {
@@ -63,11 +95,23 @@ func loadWeights(st *safetensors) (*weights, error) {
 			if err != nil {
 				return linear{}
 			}
-			var wt []float32
-			if wt, err = st.packed(p+name+".weight", out, in); err != nil {
+			l := linear{in: in, out: out}
+			switch prec {
+			case precF16:
+				l.h, err = st.packedHalf(p+name+".weight", out, in)
+			case precInt:
+				var wt []float32
+				if wt, err = st.packed(p+name+".weight", out, in); err == nil {
+					l.q, l.scale = quantizeColumns(wt, out, in)
+				}
+			default:
+				l.w, err = st.packed(p+name+".weight", out, in)
+			}
+			if err != nil {
 				return linear{}
 			}
-			return linear{w: wt, bias: get(p+name+".bias", out), in: in, out: out}
+			l.bias = get(p+name+".bias", out)
+			return l
 		}
 		norm := func(name string) layerNorm {
 			return layerNorm{gamma: get(p+name+".weight", hiddenSize), beta: get(p+name+".bias", hiddenSize)}
@@ -96,10 +140,11 @@ func fuse(ls ...linear) linear {
 	for _, l := range ls {
 		f.out += l.out
 	}
-	f.w = make([]float32, 0, f.out*f.in)
-	f.bias = make([]float32, 0, f.out)
 	for _, l := range ls {
 		f.w = append(f.w, l.w...)
+		f.h = append(f.h, l.h...)
+		f.q = append(f.q, l.q...)
+		f.scale = append(f.scale, l.scale...)
 		f.bias = append(f.bias, l.bias...)
 	}
 	return f
