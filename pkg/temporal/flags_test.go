@@ -44,6 +44,18 @@ func TestParseFlags(t *testing.T) {
 	}
 }
 
+func TestParsePastTense(t *testing.T) {
+	for text, want := range map[string]bool{
+		"What did Melanie paint?": true, "Where was John last week?": true, "Were they happy?": true,
+		"Why didn't he come?": true, "What is Gina's favourite dance?": false, "Does he still play chess?": false,
+		"What has she been reading?": false,
+	} {
+		if got := Parse(text, asOf).PastTense; got != want {
+			t.Errorf("Parse(%q).PastTense = %v, want %v", text, got, want)
+		}
+	}
+}
+
 func TestParseTermsAndConfidence(t *testing.T) {
 	q := Parse("What did Joanna accomplish in January 2022, and what about yesterday?", asOf)
 	if len(q.Windows) != 2 || q.Windows[0].Text != "January 2022" || q.Windows[1].Text != "yesterday" {

@@ -69,6 +69,10 @@ type Query struct {
 	// Past: the text asks about an earlier state ("originally", "used to",
 	// "at first", "before …"): an older memory may be the answer.
 	Past bool `json:"past,omitempty"`
+	// PastTense: the text is a question in the past tense ("what did she
+	// paint?", "where was he?"): it asks about an event, not the current
+	// state of things.
+	PastTense bool `json:"past_tense,omitempty"`
 	// Recent: the text asks about the current state ("now", "currently",
 	// "latest", "recently").
 	Recent bool `json:"recent,omitempty"`
@@ -238,6 +242,9 @@ func (p *parser) flags(q *Query, used []bool) {
 		tk := p.t[i]
 		if tk.punct {
 			continue
+		}
+		if pastAuxiliaries[tk.s] {
+			q.PastTense = true
 		}
 		if !flagStarters[tk.s] {
 			continue

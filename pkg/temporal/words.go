@@ -89,6 +89,11 @@ var pastPhrases = [][]string{
 	{"former"}, {"no", "longer"}, {"anymore"}, {"any", "more"},
 }
 
+// pastAuxiliaries put a question in the past tense.
+var pastAuxiliaries = map[string]bool{
+	"did": true, "was": true, "were": true, "didn't": true, "wasn't": true, "weren't": true, "had": true, "hadn't": true,
+}
+
 // recentPhrases ask about the present state of things.
 var recentPhrases = [][]string{
 	{"recently"}, {"lately"}, {"these", "days"}, {"nowadays"}, {"currently"}, {"now"}, {"latest"}, {"most", "recent"},
