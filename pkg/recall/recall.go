@@ -59,7 +59,7 @@ type Request struct {
 	// AsOf is the time the question is asked at (RFC 3339; default now):
 	// recency is measured from it and the query's time expressions ("last
 	// week") are read against it.
-	AsOf time.Time `json:"as_of,omitzero"`
+	AsOf Instant `json:"as_of,omitzero"`
 
 	// time is the query's reading of time, set by Recall.
 	time temporal.Query

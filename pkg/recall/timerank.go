@@ -84,9 +84,31 @@ type TimeInfo struct {
 	NewerWins bool `json:"newer_wins,omitempty"`
 }
 
+// Instant is a request's as_of: an RFC 3339 time whose parse error names
+// the field.
+type Instant struct{ time.Time }
+
+// At makes an Instant.
+func At(t time.Time) Instant { return Instant{t} }
+
+// UnmarshalJSON reads an RFC 3339 string.
+func (t *Instant) UnmarshalJSON(b []byte) error {
+	if err := t.Time.UnmarshalJSON(b); err != nil {
+		return &memory.FieldError{Field: "as_of", Reason: fmt.Sprintf("must be an RFC 3339 time such as 2023-05-07T18:30:00Z (got %s)", cut(string(b), 40))}
+	}
+	return nil
+}
+
+func cut(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
 // checkTime validates as_of and filters.time against now.
 func (req *Request) checkTime(now time.Time) error {
-	if err := memory.CheckTime("as_of", req.AsOf, now, MaxAsOfFuture); err != nil {
+	if err := memory.CheckTime("as_of", req.AsOf.Time, now, MaxAsOfFuture); err != nil {
 		return err
 	}
 	switch req.Filters.Time {
@@ -105,9 +127,9 @@ func (r *Recaller) readTime(req *Request) error {
 		return err
 	}
 	if req.AsOf.IsZero() {
-		req.AsOf = now
+		req.AsOf = Instant{now}
 	}
-	req.time = temporal.Parse(req.Query, req.AsOf)
+	req.time = temporal.Parse(req.Query, req.AsOf.Time)
 	return nil
 }
 
@@ -151,7 +173,7 @@ type timeRank struct {
 }
 
 func newTimeRank(req Request, hits []hit) *timeRank {
-	asOf := req.AsOf
+	asOf := req.AsOf.Time
 	if asOf.IsZero() {
 		asOf = req.time.AsOf
 	}
@@ -248,19 +270,18 @@ func (tr *timeRank) windowMatch(m memory.Memory) (float64, string) {
 }
 
 // closeness of a span to a window: 1 when they overlap, decaying with the
-// gap, more slowly after the window (windowTail) than before (windowLead),
-// both at least a quarter of the window's width.
+// gap, more slowly after the window (at least windowTail, or half its
+// width) than before it (at least windowLead, or a quarter of its width).
 func closeness(w, span temporal.Window) float64 {
 	if w.Overlaps(span) {
 		return 1
 	}
-	quarter := w.Width() / 4
 	if !w.From.IsZero() && !span.To.After(w.From) {
 		gap := w.From.Sub(span.To)
-		return math.Exp(-float64(gap) / float64(max(windowLead, quarter)))
+		return math.Exp(-float64(gap) / float64(max(windowLead, w.Width()/4)))
 	}
 	gap := span.From.Sub(w.To)
-	return math.Exp(-float64(gap) / float64(max(windowTail, quarter)))
+	return math.Exp(-float64(gap) / float64(max(windowTail, w.Width()/2)))
 }
 
 // newerWins puts the newer of two memories competing about the same thing
@@ -345,7 +366,7 @@ func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 // timeInfo describes the request's reading of time for the response.
 func timeInfo(req Request, tr *timeRank, filtered, newer bool) *TimeInfo {
 	q := req.time
-	info := &TimeInfo{AsOf: req.AsOf, Windows: q.Windows, AsksWhen: q.AsksWhen, Past: q.Past, Recent: q.Recent,
+	info := &TimeInfo{AsOf: req.AsOf.Time, Windows: q.Windows, AsksWhen: q.AsksWhen, Past: q.Past, Recent: q.Recent,
 		Terms: q.Terms, Filtered: filtered, NewerWins: newer}
 	if tr != nil {
 		info.RecencyScaleHours = math.Round(tr.scale.Hours())

@@ -1,0 +1,55 @@
+package recall
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/temporal"
+)
+
+func TestCompeting(t *testing.T) {
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	vec := []float32{0.6, 0.8}
+	other := []float32{1, 0}
+	mk := func(content, subject, key string, v []float32, d int) memory.Memory {
+		return memory.Memory{Content: content, Subject: subject, Key: key, Vector: v, CreatedAt: t0.AddDate(0, 0, d)}
+	}
+	for _, tc := range []struct {
+		name string
+		a, b memory.Memory
+		want bool
+	}{
+		{"same key", mk("likes tea", "u", "drink", other, 0), mk("likes coffee", "u", "drink", vec, 1), true},
+		{"similar, detail differs", mk("test coverage is 65%", "", "", vec, 0), mk("test coverage is 78%", "", "", vec, 3), true},
+		{"similar, nothing differs", mk("I love hiking", "", "", vec, 0), mk("I love hiking a lot", "", "", vec, 3), false},
+		{"dissimilar", mk("test coverage is 65%", "", "", vec, 0), mk("test coverage is 78%", "", "", other, 3), false},
+		{"other subject", mk("test coverage is 65%", "a", "k", vec, 0), mk("test coverage is 78%", "b", "k", vec, 3), false},
+		{"same time", mk("test coverage is 65%", "", "k", vec, 0), mk("test coverage is 78%", "", "k", vec, 0), false},
+	} {
+		if got := competing(tc.a, tc.b); got != tc.want {
+			t.Errorf("%s: competing = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestCloseness(t *testing.T) {
+	d := func(m time.Month, day int) time.Time { return time.Date(2025, m, day, 0, 0, 0, 0, time.UTC) }
+	june := temporal.Window{From: d(6, 1), To: d(7, 1), Confidence: 1}
+	point := func(t time.Time) temporal.Window { return temporal.Window{From: t, To: t.Add(time.Nanosecond)} }
+	if c := closeness(june, point(d(6, 15))); c != 1 {
+		t.Fatalf("inside: %v", c)
+	}
+	after, before := closeness(june, point(d(7, 8))), closeness(june, point(d(5, 25)))
+	if !(after > before && after < 1 && before > 0) {
+		t.Fatalf("a week after %v should be closer than a week before %v", after, before)
+	}
+	if c := closeness(june, point(d(12, 1))); c > 0.01 {
+		t.Fatalf("five months after: %v", c)
+	}
+	open := temporal.Window{To: d(6, 1), Confidence: 1}
+	if closeness(open, point(d(1, 1))) != 1 || math.IsNaN(closeness(open, point(d(6, 10)))) {
+		t.Fatal("open window")
+	}
+}
