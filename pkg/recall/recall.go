@@ -337,9 +337,9 @@ func (r *Recaller) rank(hits []hit, req Request) []Result {
 		res := Result{Memory: m, Score: score, Relevance: rel, Semantic: h.semantic, Lexical: h.lexical,
 			Importance: m.Importance, Recency: recency, LayerBonus: bonus, Confidence: confFactor, Channel: channel, Dampening: damp,
 			Expanded: h.expansion != "", ExpandedQuery: h.expansion}
-		tr.apply(&res)
 		out = append(out, res)
 	}
+	tr.applyAll(out, timeDepth*max(req.K, r.cfg.MaxResults))
 	sortResults(out)
 	tr.newerWins(out)
 	return out

@@ -3,6 +3,7 @@ package recall
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
@@ -49,6 +50,9 @@ const (
 	// samefact finds a differing detail (a number, a date, a name, a
 	// negation), state competing versions of one fact.
 	conflictCosine = 0.8
+	// timeDepth: the content of a candidate is read for the times it names
+	// only if a full window match could lift it into the best timeDepth × k.
+	timeDepth = 4
 	// maxTimeParseChars bounds the content read for the times it names.
 	maxTimeParseChars = 1000
 )
@@ -221,49 +225,91 @@ func (tr *timeRank) recency(m memory.Memory) float64 {
 	return math.Exp(-float64(age) / float64(tr.scale))
 }
 
-// apply multiplies res's score by the time factor and records its terms.
-func (tr *timeRank) apply(res *Result) {
-	factor := 1.0
-	m := res.Memory
-	if len(tr.windows) > 0 {
-		match, w := tr.windowMatch(m)
-		if match > 0.01 {
-			res.TimeMatch, res.TimeWindow = round3(match), w
-			factor *= 1 + windowBoost*match
+// applyAll multiplies each result's score by its time factor and records
+// its time terms. A result's window match comes from its event time, and
+// from the times its content names when that could lift it into the best
+// depth results: reading content costs microseconds a memory, so it is
+// skipped for those that cannot get there even with a full match.
+func (tr *timeRank) applyAll(out []Result, depth int) {
+	if len(tr.windows) == 0 && !tr.q.AsksWhen {
+		for i := range out {
+			out[i].TimeFactor = 1
 		}
+		return
 	}
-	if tr.q.AsksWhen && temporal.Mentions(m.Content) {
-		res.MentionsTime = true
-		factor *= 1 + whenBoost
+	maxConf := 0.0
+	for _, w := range tr.windows {
+		maxConf = max(maxConf, w.Confidence)
 	}
-	res.TimeFactor = factor
-	res.Score *= factor
+	event := make([]float64, len(out))
+	eventText := make([]string, len(out))
+	lower := make([]float64, len(out))
+	for i := range out {
+		m := out[i].Memory
+		when := 1.0
+		if tr.q.AsksWhen && temporal.Mentions(m.Content) {
+			out[i].MentionsTime = true
+			when = 1 + whenBoost
+		}
+		out[i].TimeFactor = when
+		event[i], eventText[i] = tr.eventMatch(m)
+		lower[i] = out[i].Score * when * (1 + windowBoost*event[i])
+	}
+	threshold := 0.0
+	if len(tr.windows) > 0 && len(out) > depth {
+		sorted := slices.Clone(lower)
+		slices.Sort(sorted)
+		threshold = sorted[len(sorted)-depth]
+	}
+	for i := range out {
+		match, text := event[i], eventText[i]
+		upper := out[i].Score * out[i].TimeFactor * (1 + windowBoost*maxConf)
+		if len(tr.windows) > 0 && match < maxConf && upper >= threshold {
+			if own, w := tr.contentMatch(out[i].Memory); own > match {
+				match, text = own, w
+			}
+		}
+		if match > 0.01 {
+			out[i].TimeMatch, out[i].TimeWindow = round3(match), text
+			out[i].TimeFactor *= 1 + windowBoost*match
+		}
+		out[i].Score *= out[i].TimeFactor
+	}
 }
 
-// windowMatch is the best match, in [0, 1], of the memory's times with the
-// query's windows (their confidence times closeness), and that window's
-// words. The memory's times are its event time and the windows its content
-// names relative to it ("yesterday" in a memory of 8 May is 7 May).
-func (tr *timeRank) windowMatch(m memory.Memory) (float64, string) {
+// eventMatch is the best match, in [0, 1], of the memory's event time with
+// the query's windows (confidence times closeness), and that window's words.
+func (tr *timeRank) eventMatch(m memory.Memory) (float64, string) {
 	best, text := 0.0, ""
-	var own []temporal.Window
-	if temporal.Mentions(m.Content) {
-		content := m.Content
-		if len(content) > maxTimeParseChars {
-			content = content[:maxTimeParseChars]
-		}
-		own = temporal.Parse(content, m.CreatedAt).Windows
-	}
+	at := temporal.Window{From: m.CreatedAt, To: m.CreatedAt.Add(time.Nanosecond)}
 	for _, w := range tr.windows {
-		s := w.Confidence * closeness(w, temporal.Window{From: m.CreatedAt, To: m.CreatedAt.Add(time.Nanosecond)})
-		for _, o := range own {
-			if o.From.IsZero() || o.To.IsZero() {
-				continue // "before June" in a memory says little about when it happened
-			}
-			s = max(s, w.Confidence*o.Confidence*closeness(w, o))
-		}
-		if s > best {
+		if s := w.Confidence * closeness(w, at); s > best {
 			best, text = s, w.Text
+		}
+	}
+	return best, text
+}
+
+// contentMatch is the best match of the windows the memory's content names
+// relative to its event time ("yesterday" in a memory of 8 May is 7 May)
+// with the query's windows.
+func (tr *timeRank) contentMatch(m memory.Memory) (float64, string) {
+	if !temporal.Mentions(m.Content) {
+		return 0, ""
+	}
+	content := m.Content
+	if len(content) > maxTimeParseChars {
+		content = content[:maxTimeParseChars]
+	}
+	best, text := 0.0, ""
+	for _, o := range temporal.Windows(content, m.CreatedAt) {
+		if o.From.IsZero() || o.To.IsZero() {
+			continue // "before June" in a memory says little about when it happened
+		}
+		for _, w := range tr.windows {
+			if s := w.Confidence * o.Confidence * closeness(w, o); s > best {
+				best, text = s, w.Text
+			}
 		}
 	}
 	return best, text

@@ -89,9 +89,38 @@ func (q Query) Empty() bool {
 func Parse(text string, asOf time.Time) Query {
 	p := parser{text: text, t: tokenize(text), asOf: asOf, today: dayStart(asOf)}
 	q := Query{AsOf: asOf}
+	used := p.windows(&q, true)
+	p.flags(&q, used)
+	return q
+}
+
+// Windows reads only the windows of text relative to asOf (no stance, no
+// terms): what a memory's content says about when its events happened.
+func Windows(text string, asOf time.Time) []Window {
+	p := parser{text: text, t: tokenize(text), asOf: asOf, today: dayStart(asOf)}
+	var q Query
+	p.windows(&q, false)
+	return q.Windows
+}
+
+// windows collects the windows into q (and their words into its terms,
+// with terms) and returns which tokens they took.
+func (p *parser) windows(q *Query, terms bool) []bool {
 	used := make([]bool, len(p.t))
+	core := make([]bool, len(p.t))
+	for i, tk := range p.t {
+		core[i] = !tk.punct && (tk.isNum() || coreWords[tk.s] || isDecade(tk.s))
+	}
+	near := func(i int) bool {
+		for k := i + 1; k < len(core) && k <= i+4; k++ {
+			if core[k] {
+				return true
+			}
+		}
+		return false
+	}
 	for i := 0; i < len(p.t); {
-		if tk := p.t[i]; !tk.isNum() && !starters[tk.s] && !isDecade(tk.s) {
+		if !core[i] && !(starters[p.t[i].s] && near(i)) {
 			i++
 			continue
 		}
@@ -103,14 +132,15 @@ func Parse(text string, asOf time.Time) Query {
 				w.Text = p.textOf(i, i+n)
 				q.Windows = append(q.Windows, w)
 			}
-			q.Terms = append(q.Terms, p.textOf(i, i+n))
+			if terms {
+				q.Terms = append(q.Terms, p.textOf(i, i+n))
+			}
 			i += n
 			continue
 		}
 		i++
 	}
-	p.flags(&q, used)
-	return q
+	return used
 }
 
 // Mentions says text names a time: a date, a month, a weekday, a year, or

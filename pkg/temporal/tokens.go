@@ -13,12 +13,12 @@ const maxParseBytes = 4096
 type token struct {
 	s       string // lower case
 	num     int    // value of a leading number ("7", "7th", "2023"), -1 when none
-	digits  int    // digits of that number
-	ord     bool   // the number has an ordinal suffix ("7th")
-	capital bool   // the word began with an upper-case letter
+	start   int32  // byte offset in the text
+	end     int32
+	digits  int8 // digits of that number
+	ord     bool // the number has an ordinal suffix ("7th")
+	capital bool // the word began with an upper-case letter
 	punct   bool
-	start   int // byte offset in the text
-	end     int
 }
 
 // isNum says the token is a plain number (no suffix but an ordinal one).
@@ -31,7 +31,10 @@ func tokenize(text string) []token {
 		text = text[:maxParseBytes]
 	}
 	out := make([]token, 0, len(text)/5+1)
-	buf := make([]byte, 0, len(text))
+	// ASCII text is lowered once and its words are slices of the copy;
+	// other text lowers word by word.
+	lower, ascii := asciiLower(text)
+	buf := make([]byte, 0, 32)
 	for i := 0; i < len(text); {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		switch {
@@ -54,16 +57,38 @@ func tokenize(text string) []token {
 				}
 				break
 			}
-			buf = appendLower(buf[:0], text[start:i])
-			out = append(out, word(string(buf), capital, start, i))
+			var w string
+			if ascii {
+				w = lower[start:i]
+			} else {
+				buf = appendLower(buf[:0], text[start:i])
+				w = string(buf)
+			}
+			out = append(out, word(w, capital, start, i))
 		case r == '-' || r == '/' || r == ',' || r == '.' || r == ':' || r == '?' || r == '!' || r == ';' || r == '\'' || r == '(' || r == ')' || r == '–':
-			out = append(out, token{s: text[i : i+size], num: -1, punct: true, start: i, end: i + size})
+			out = append(out, token{s: text[i : i+size], num: -1, punct: true, start: int32(i), end: int32(i + size)})
 			i += size
 		default:
 			i += size
 		}
 	}
 	return out
+}
+
+// asciiLower lowers an ASCII text in one copy; ok is false for any other.
+func asciiLower(text string) (string, bool) {
+	b := make([]byte, len(text))
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c >= utf8.RuneSelf {
+			return "", false
+		}
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	return string(b), true
 }
 
 func appendLower(buf []byte, s string) []byte {
@@ -78,7 +103,7 @@ func appendLower(buf []byte, s string) []byte {
 
 // word makes a word token, reading a leading number and ordinal suffix.
 func word(s string, capital bool, start, end int) token {
-	t := token{s: s, num: -1, capital: capital, start: start, end: end}
+	t := token{s: s, num: -1, capital: capital, start: int32(start), end: int32(end)}
 	n, d := 0, 0
 	for d < len(s) && s[d] >= '0' && s[d] <= '9' {
 		if d < 9 {
@@ -91,9 +116,9 @@ func word(s string, capital bool, start, end int) token {
 	}
 	switch s[d:] {
 	case "":
-		t.num, t.digits = n, d
+		t.num, t.digits = n, int8(d)
 	case "st", "nd", "rd", "th":
-		t.num, t.digits, t.ord = n, d, true
+		t.num, t.digits, t.ord = n, int8(d), true
 	}
 	return t
 }

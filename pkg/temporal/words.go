@@ -110,40 +110,47 @@ var mentionWords = map[string]bool{
 	"christmas": true, "thanksgiving": true, "easter": true, "halloween": true,
 }
 
-// starters are the words a window expression can begin with; Parse tries
-// the grammar only at these (and at numbers), which keeps it fast.
-var starters = map[string]bool{}
+// coreWords carry time on their own (with numbers and decades): every
+// window expression has one. starters are the other words an expression
+// can begin with ("the", "in", "before"); Parse tries the grammar at a core
+// word, and at a starter only when a core word follows closely, which
+// keeps it fast on ordinary prose.
+var (
+	coreWords = map[string]bool{}
+	starters  = map[string]bool{}
+)
 
 // flagStarters are the first words of the phrases flags looks for.
 var flagStarters = map[string]bool{"when": true, "since": true, "how": true, "what": true, "which": true, "before": true}
 
 func init() {
-	for _, m := range []map[string]bool{timePrepositions, mentionWords} {
-		for w := range m {
-			starters[w] = true
-		}
-	}
 	for w := range months {
-		starters[w] = true
+		coreWords[w] = true
 	}
 	for w := range weekdays {
-		starters[w] = true
+		coreWords[w] = true
 	}
 	for w := range seasons {
-		starters[w] = true
+		coreWords[w] = true
 	}
 	for w := range numberWords {
-		starters[w] = true
+		coreWords[w] = w != "a" && w != "an"
 	}
 	for w := range units {
-		starters[w] = true
+		coreWords[w] = true
 	}
 	for w := range ordinalWords {
+		coreWords[w] = true
+	}
+	for _, w := range []string{"last", "past", "previous", "this", "current", "next", "coming", "upcoming", "following",
+		"early", "mid", "middle", "late", "beginning", "start", "end", "these", "nowadays", "yesterday", "today",
+		"tonight", "tomorrow", "recently", "lately"} {
+		coreWords[w] = true
+	}
+	for w := range timePrepositions {
 		starters[w] = true
 	}
-	for _, w := range []string{"the", "prior", "up", "earlier", "later", "over", "within", "for", "current", "coming",
-		"upcoming", "following", "middle", "beginning", "start", "end", "these", "nowadays", "yesterday", "today",
-		"tonight", "tomorrow", "recently", "lately", "on", "circa"} {
+	for _, w := range []string{"the", "a", "an", "prior", "up", "earlier", "later", "over", "within", "for", "on", "circa", "in"} {
 		starters[w] = true
 	}
 	for _, set := range [][][]string{pastPhrases, recentPhrases} {
