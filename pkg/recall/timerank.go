@@ -331,15 +331,17 @@ func closeness(w, span temporal.Window) float64 {
 }
 
 // newerWins puts the newer of two memories competing about the same thing
-// (one subject; the same key, or near-identical, or similar with a
-// differing detail) above the older: when the older ranks higher, the two
-// swap scores. Pairs are taken in rank order among the best newerTop, each
+// (one subject; the same key, or similar with a differing detail) above the
+// older: when the older ranks higher, the newer takes a score just above
+// the older's, so it ranks right before it and the older keeps its place
+// among the rest. Pairs are taken in rank order among the best newerTop, each
 // memory moved at most once, so unrelated memories never chain into one
 // group. Results must be sorted; they are sorted again. It applies to
-// questions about the current state of things only: not to one that asks
-// about the past ("originally", "before"), is in the past tense ("what did
-// she paint?": an event, not a state), asks when, or names a time window
-// (then the window decides).
+// questions about the current state of things only (see currentState): not
+// to one that asks about the past ("originally", "before"), is in the past
+// or perfect tense ("what did she paint?": an event; "which databases has
+// it run on?": a history), or names a time window (then the window
+// decides).
 func (tr *timeRank) newerWins(out []Result) bool {
 	if !tr.currentState() {
 		return false
@@ -355,7 +357,7 @@ func (tr *timeRank) newerWins(out []Result) bool {
 			if moved[j] || !out[j].Memory.CreatedAt.After(out[i].Memory.CreatedAt) || !competing(out[i].Memory, out[j].Memory) {
 				continue
 			}
-			out[i].Score, out[j].Score = out[j].Score, out[i].Score
+			out[j].Score = math.Nextafter(out[i].Score, math.Inf(1))
 			out[i].OutrankedBy = out[j].Memory.ID
 			moved[i], moved[j], any = true, true, true
 			break
@@ -369,11 +371,12 @@ func (tr *timeRank) newerWins(out []Result) bool {
 
 // currentState says the question asks about the current state of things,
 // not about an event or the past: it does not ask about the past, is not in
-// the past tense, does not ask when and names no time window. Recency and
-// newer-wins apply to such questions only; for the others, when a memory
-// was written says nothing about whether it answers.
+// the past or perfect tense ("when did…", "which editors have I used")
+// and names no time window. Recency and newer-wins apply to such questions
+// only ("when is the cutover due?" included); for the others, when a
+// memory was written says nothing about whether it answers.
 func (tr *timeRank) currentState() bool {
-	return !tr.q.Past && !tr.q.PastTense && !tr.q.AsksWhen && !tr.namedWindow()
+	return !tr.q.Past && !tr.q.PastTense && !tr.namedWindow()
 }
 
 // namedWindow says the question names a window other than "recently".

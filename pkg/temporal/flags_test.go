@@ -48,7 +48,10 @@ func TestParsePastTense(t *testing.T) {
 	for text, want := range map[string]bool{
 		"What did Melanie paint?": true, "Where was John last week?": true, "Were they happy?": true,
 		"Why didn't he come?": true, "What is Gina's favourite dance?": false, "Does he still play chess?": false,
-		"What has she been reading?": false,
+		"What has she been reading?": true, "Which editors have I used?": true, "How has the date of the demo moved?": true,
+		"Which databases has photo-tagger run on?": true, "Which errors have we fixed so far?": true,
+		"What do I have to do next?": false, "Which database does ledger-api use?": false, "When is the cutover due?": false,
+		"Have you the time?": false, "What does he have in the fridge that is used for soup?": false,
 	} {
 		if got := Parse(text, asOf).PastTense; got != want {
 			t.Errorf("Parse(%q).PastTense = %v, want %v", text, got, want)

@@ -70,8 +70,9 @@ type Query struct {
 	// "at first", "before …"): an older memory may be the answer.
 	Past bool `json:"past,omitempty"`
 	// PastTense: the text is a question in the past tense ("what did she
-	// paint?", "where was he?"): it asks about an event, not the current
-	// state of things.
+	// paint?", "where was he?") or the present perfect ("which editors
+	// have I used?", "how has the date moved?"): it asks about an event or
+	// a history, not the current state of things.
 	PastTense bool `json:"past_tense,omitempty"`
 	// Recent: the text asks about the current state ("now", "currently",
 	// "latest", "recently").
@@ -273,7 +274,7 @@ func (p *parser) flags(q *Query, used []bool) {
 		if tk.punct {
 			continue
 		}
-		if pastAuxiliaries[tk.s] {
+		if pastAuxiliaries[tk.s] || p.perfect(i) {
 			q.PastTense = true
 		}
 		if !flagStarters[tk.s] {
@@ -310,6 +311,50 @@ func (p *parser) flags(q *Query, used []bool) {
 			i += n - 1
 		}
 	}
+}
+
+// perfect says "has"/"have" at i is the auxiliary of a present perfect: a
+// past participle follows within six words of its clause ("have we
+// fixed", "has the date of the demo moved", "has photo-tagger run"), not
+// "to" ("have to").
+func (p *parser) perfect(i int) bool {
+	if w := p.tok(i).s; w != "has" && w != "have" && w != "hasn't" && w != "haven't" {
+		return false
+	}
+	words := 0
+	for k := i + 1; words < 6 && k < len(p.t); k++ {
+		tk := p.t[k]
+		if tk.s == "-" || tk.s == "'" {
+			continue // inside a name: "photo-tagger"
+		}
+		if tk.punct || clauseWords[tk.s] {
+			return false
+		}
+		words++
+		if participle(tk.s) {
+			return true
+		}
+	}
+	return false
+}
+
+// clauseWords end the search for a participle.
+var clauseWords = map[string]bool{"to": true, "that": true, "which": true, "who": true, "and": true, "but": true,
+	"is": true, "are": true, "was": true, "were": true, "when": true, "where": true, "if": true}
+
+// participle says w looks like a past participle: regular ("-ed") or one of
+// the common irregular ones.
+func participle(w string) bool {
+	if len(w) > 3 && strings.HasSuffix(w, "ed") && w != "need" && w != "indeed" {
+		return true
+	}
+	switch w {
+	case "been", "gone", "done", "had", "made", "run", "seen", "taken", "given", "written", "known", "become",
+		"come", "got", "gotten", "built", "bought", "brought", "kept", "left", "lost", "met", "read", "sent",
+		"spent", "told", "thought", "won", "worn", "chosen", "begun", "grown", "held", "heard", "found", "felt":
+		return true
+	}
+	return false
 }
 
 // asksWhen matches a question for a time at i.
