@@ -46,9 +46,10 @@ const (
 	// newerTop bounds the results compared for newer-wins (pairs grow
 	// with its square).
 	newerTop = 20
-	// conflictCosine: two memories of one subject this similar, in which
-	// samefact finds a differing detail (a number, a date, a name, a
-	// negation), state competing versions of one fact.
+	// conflictCosine: two memories of one subject this similar, which
+	// samefact does not find to be the same statement (a detail differs,
+	// the newer adds one, or the words differ), state competing versions
+	// of one fact.
 	conflictCosine = 0.8
 	// timeDepth: the content of a candidate is read for the times it names
 	// only if a full window match could lift it into the best timeDepth × k.
@@ -331,7 +332,7 @@ func closeness(w, span temporal.Window) float64 {
 }
 
 // newerWins puts the newer of two memories competing about the same thing
-// (one subject; the same key, or similar with a differing detail) above the
+// (see competing) above the
 // older: when the older ranks higher, the newer takes a score just above
 // the older's, so it ranks right before it and the older keeps its place
 // among the rest. Pairs are taken in rank order among the best newerTop, each
@@ -390,9 +391,10 @@ func (tr *timeRank) namedWindow() bool {
 }
 
 // competing says a and b state versions of one fact: one subject and the
-// same key, or similar vectors with a detail that differs (samefact's
-// Conflict: "coverage is 65%" and "coverage is 78%"). Similarity alone is
-// not enough: two turns on one topic are not an update of each other.
+// same key, or similar vectors (conflictCosine) and a samefact verdict of
+// Conflict ("coverage is 65%", "coverage is 78%"), Richer ("set to 20",
+// "raised from 20 to 50") or Reworded ("go with GORM", "replacing GORM
+// with sqlx"); Same is one statement said twice, which dedup folds.
 func competing(a, b memory.Memory) bool {
 	if a.Subject != b.Subject || a.CreatedAt.Equal(b.CreatedAt) {
 		return false
@@ -407,7 +409,11 @@ func competing(a, b memory.Memory) bool {
 	if b.CreatedAt.Before(a.CreatedAt) {
 		older, newer = b, a
 	}
-	return samefact.CompareText(older.Content, newer.Content).Verdict == samefact.Conflict
+	switch samefact.CompareText(older.Content, newer.Content).Verdict {
+	case samefact.Conflict, samefact.Richer, samefact.Reworded:
+		return true
+	}
+	return false
 }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

@@ -23,7 +23,9 @@ func TestCompeting(t *testing.T) {
 	}{
 		{"same key", mk("likes tea", "u", "drink", other, 0), mk("likes coffee", "u", "drink", vec, 1), true},
 		{"similar, detail differs", mk("test coverage is 65%", "", "", vec, 0), mk("test coverage is 78%", "", "", vec, 3), true},
-		{"similar, nothing differs", mk("I love hiking", "", "", vec, 0), mk("I love hiking a lot", "", "", vec, 3), false},
+		{"similar, new adds a detail", mk("the pool is set to 20", "", "", vec, 0), mk("I raised the pool from 20 to 50", "", "", vec, 3), true},
+		{"similar, reworded", mk("Let's go with GORM for database access", "", "", vec, 0), mk("I'm replacing GORM with sqlx for database access", "", "", vec, 3), true},
+		{"the same statement", mk("I love hiking", "", "", vec, 0), mk("I love hiking", "", "", vec, 3), false},
 		{"dissimilar", mk("test coverage is 65%", "", "", vec, 0), mk("test coverage is 78%", "", "", other, 3), false},
 		{"other subject", mk("test coverage is 65%", "a", "k", vec, 0), mk("test coverage is 78%", "b", "k", vec, 3), false},
 		{"same time", mk("test coverage is 65%", "", "k", vec, 0), mk("test coverage is 78%", "", "k", vec, 0), false},
