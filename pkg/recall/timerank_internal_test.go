@@ -2,6 +2,7 @@ package recall
 
 import (
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -53,5 +54,34 @@ func TestCloseness(t *testing.T) {
 	open := temporal.Window{To: d(6, 1), Confidence: 1}
 	if closeness(open, point(d(1, 1))) != 1 || math.IsNaN(closeness(open, point(d(6, 10)))) {
 		t.Fatal("open window")
+	}
+}
+
+// The newer of two competing memories moves to just above the older; the
+// older and everything else keep their order.
+func TestNewerWinsPlacesNewerAboveOlder(t *testing.T) {
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	res := func(id, key string, score float64, day int) Result {
+		return Result{Memory: memory.Memory{ID: id, Key: key, CreatedAt: t0.AddDate(0, 0, day)}, Score: score}
+	}
+	out := []Result{res("old", "k", 0.9, 0), res("x", "", 0.8, 5), res("y", "", 0.7, 6), res("new", "k", 0.6, 9)}
+	tr := &timeRank{}
+	if !tr.newerWins(out) {
+		t.Fatal("no move")
+	}
+	var got []string
+	for _, r := range out {
+		got = append(got, r.Memory.ID)
+	}
+	if want := []string{"new", "old", "x", "y"}; !slices.Equal(got, want) {
+		t.Fatalf("order %v, want %v", got, want)
+	}
+	if out[1].OutrankedBy != "new" || out[1].Score != 0.9 {
+		t.Fatalf("older %+v", out[1])
+	}
+	tr.q.Past = true
+	out = []Result{res("old", "k", 0.9, 0), res("new", "k", 0.6, 9)}
+	if tr.newerWins(out) || out[0].Memory.ID != "old" {
+		t.Fatal("a question about the past keeps the older first")
 	}
 }
