@@ -61,7 +61,7 @@ func (r *runner) ask(ctx context.Context) (err error) {
 				continue
 			}
 			t0 := time.Now()
-			mems, err := r.client.recall(ctx, c.tenant, qa.Question, r.cfg.K)
+			mems, err := r.client.recallAt(ctx, c.tenant, qa.Question, r.cfg.K, c.asOfPtr())
 			if err != nil {
 				return err
 			}

@@ -42,6 +42,9 @@ func (r *runner) events(c *conversation) []memory.Event {
 				e.TS = t.TS
 			case !se.Date.IsZero():
 				e.TS = se.Date.Add(time.Duration(i) * time.Second)
+				if e.TS.After(c.asOf) {
+					c.asOf = e.TS
+				}
 			}
 			c.sources[c.tenant+":"+e.ID] = dia
 			out = append(out, e)

@@ -16,6 +16,9 @@ type conversation struct {
 	tenant  string
 	turns   map[string]bool   // dia ids of the sample's turns
 	sources map[string]string // source message id of a turn's event → dia id
+	// asOf is the time of the conversation's last turn: questions are asked
+	// then (zero when no session date parses).
+	asOf time.Time
 	// Filled by waiting: dia ids seen in a memory's tags or sources.
 	covered  map[string]bool
 	tagged   map[string]bool
@@ -108,6 +111,16 @@ func (r *runner) loadAudit(samples []Sample) error {
 	}
 	r.audit, r.report.AuditUnmatched = MatchAudit(entries, samples)
 	return nil
+}
+
+// asOfPtr is the conversation's as_of for a recall request; nil (the
+// server's now) when no session date parsed.
+func (c *conversation) asOfPtr() *time.Time {
+	if c.asOf.IsZero() {
+		return nil
+	}
+	at := c.asOf
+	return &at
 }
 
 func newConversation(s *Sample, prefix string) *conversation {

@@ -15,6 +15,7 @@ import (
 	"github.com/recollect-dev/recollect/pkg/query"
 	"github.com/recollect-dev/recollect/pkg/recall"
 	"github.com/recollect-dev/recollect/pkg/snapshot"
+	"github.com/recollect-dev/recollect/pkg/temporal"
 	"github.com/recollect-dev/recollect/pkg/topics"
 	"github.com/recollect-dev/recollect/pkg/web"
 )
@@ -88,6 +89,8 @@ func TestSchemasMatchGoTypes(t *testing.T) {
 		{"RecallResult", recall.Result{}, true},
 		{"RecallResponse", recall.Response{}, true},
 		{"RecallStep", recall.Step{}, true},
+		{"RecallTime", recall.TimeInfo{}, true},
+		{"TimeWindow", temporal.Window{}, true},
 		{"ContextRequest", promptctx.ContextRequest{}, false},
 		{"ContextResponse", promptctx.ContextResponse{}, true},
 		{"IncludedMemory", promptctx.Included{}, true},

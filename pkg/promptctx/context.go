@@ -80,7 +80,7 @@ func (a *Assembler) Context(ctx context.Context, req ContextRequest) (ContextRes
 	if queried {
 		g.Go(func() error {
 			// Dry: assembling a prompt block is read-only (no access touches).
-			rr := recall.Request{Tenant: req.Tenant, Namespace: req.Namespace, Query: req.Query, K: a.cfg.RecallK, PerDomain: a.cfg.RecallK, Dry: true}
+			rr := recall.Request{Tenant: req.Tenant, Namespace: req.Namespace, Query: req.Query, K: a.cfg.RecallK, PerDomain: a.cfg.RecallK, Dry: true, AsOf: req.AsOf}
 			if req.Subject != "" {
 				rr.Filters.Subjects = subjects(req.Subject)
 			}

@@ -393,6 +393,7 @@ func TestContextValidation(t *testing.T) {
 		{"subject", ContextRequest{Subject: strings.Repeat("s", 65)}, "subject"},
 		{"file path control", ContextRequest{FilePath: "a\x00b"}, "file_path"},
 		{"query", ContextRequest{Query: strings.Repeat("q ", recall.MaxQueryChars)}, "query"},
+		{"as_of", ContextRequest{Query: "deploy", AsOf: recall.At(time.Date(1960, 1, 1, 0, 0, 0, 0, time.UTC))}, "as_of"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := e.a.Context(t.Context(), c.req)

@@ -29,6 +29,9 @@ type ContextRequest struct {
 	FilePath string `json:"file_path,omitempty"`
 	// Budget in tokens (cl100k_base); 0 means the configured default (800).
 	Budget int `json:"budget,omitempty"`
+	// AsOf is passed to recall: the time the query is asked at (RFC 3339,
+	// default now).
+	AsOf recall.Instant `json:"as_of,omitzero"`
 }
 
 // ResumeRequest is GET /v1/resume's query.

@@ -31,7 +31,8 @@ func (r *Recaller) search(ctx context.Context, req Request, vec []float32, text 
 		k = max(k, min(k*scopeOversample, maxScopedCandidates))
 		keep = func(m memory.Memory) bool { return scope.Applies(m.Scope, file) }
 	}
-	return r.retrieve(ctx, req.Tenant, vec, text, r.filter(req), k, keep)
+	f, _ := timeFilter(req, r.filter(req))
+	return r.retrieve(ctx, req.Tenant, vec, text, f, k, keep)
 }
 
 // relevances fuses each candidate's signals for query (its adaptive

@@ -20,6 +20,7 @@ import (
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/scope"
 	"github.com/recollect-dev/recollect/pkg/store"
+	"github.com/recollect-dev/recollect/pkg/temporal"
 	"github.com/recollect-dev/recollect/pkg/usage"
 )
 
@@ -55,6 +56,13 @@ type Request struct {
 	// request's namespaces) first; when none has it, recall falls back to
 	// searching, with the key's words as the query if Query is empty.
 	Key string `json:"key,omitempty"`
+	// AsOf is the time the question is asked at (RFC 3339; default now):
+	// recency is measured from it and the query's time expressions ("last
+	// week") are read against it.
+	AsOf Instant `json:"as_of,omitzero"`
+
+	// time is the query's reading of time, set by Recall.
+	time temporal.Query
 }
 
 // Filters narrow recall.
@@ -80,6 +88,10 @@ type Filters struct {
 	// FilePath keeps memories whose scope globs match this file, and
 	// memories without scope globs (004's scoped retrieval).
 	FilePath string `json:"file_path,omitempty"`
+	// Time "query" keeps only memories whose event time lies in the time
+	// window the query names ("in June 2023"); empty uses the window as a
+	// soft boost in ranking.
+	Time string `json:"time,omitempty"`
 }
 
 // Result is one recalled memory with every part of its score.
@@ -106,6 +118,16 @@ type Result struct {
 	// FusedScore its score before the blend (see blendRerank).
 	Rerank     *float64 `json:"rerank,omitempty"`
 	FusedScore *float64 `json:"fused_score,omitempty"`
+	// TimeFactor multiplies the score for time: a match with the query's
+	// window (TimeMatch in [0, 1], the window's words in TimeWindow), and
+	// MentionsTime for a question asking when.
+	TimeFactor   float64 `json:"time_factor"`
+	TimeMatch    float64 `json:"time_match,omitempty"`
+	TimeWindow   string  `json:"time_window,omitempty"`
+	MentionsTime bool    `json:"mentions_time,omitempty"`
+	// OutrankedBy names a newer memory about the same thing that took this
+	// one's place (newer wins).
+	OutrankedBy string `json:"outranked_by,omitempty"`
 }
 
 // Response is the body of a recall answer.
@@ -118,6 +140,9 @@ type Response struct {
 	// tried.
 	Expand *Step `json:"expand,omitempty"`
 	Rerank *Step `json:"rerank,omitempty"`
+	// Time is how the request read time: as_of, the query's windows and
+	// stance, the recency scale.
+	Time *TimeInfo `json:"time,omitempty"`
 }
 
 // Recaller answers recall requests.
@@ -199,6 +224,9 @@ func (r *Recaller) Recall(ctx context.Context, req Request) (Response, error) {
 	if err := req.Normalize(); err != nil {
 		return Response{}, err
 	}
+	if err := r.readTime(&req); err != nil {
+		return Response{}, err
+	}
 	if req.Key != "" {
 		byKey, err := r.byKey(ctx, req)
 		if err != nil {
@@ -224,6 +252,8 @@ func (r *Recaller) Recall(ctx context.Context, req Request) (Response, error) {
 	resp := Response{Query: req.Query, Weights: AdaptiveWeights(req.Query)}
 	results, resp.Expand = r.expand(ctx, req, first, results)
 	results, resp.Rerank = r.rerank(ctx, req, results)
+	_, filtered := timeFilter(req, store.Filter{})
+	resp.Time = timeInfo(req, newTimeRank(req, first), filtered, slices.ContainsFunc(results, func(res Result) bool { return res.OutrankedBy != "" }))
 	return r.respond(ctx, req, resp, results), nil
 }
 
@@ -270,11 +300,11 @@ const TranscriptTag = "transcript"
 const transcriptDampening = 0.6
 
 // rank scores hits with 003's formula: relevance 0.6, importance 0.2,
-// recency 0.2 (one-week scale), times the layer bonus; then Clanker's
+// recency 0.2 (from as_of, see timerank.go), times the layer bonus; then Clanker's
 // confidence and channel hints, and transcript dampening. Relevance is
 // first smoothed over conversation neighbours.
 func (r *Recaller) rank(hits []hit, req Request) []Result {
-	now := r.now()
+	tr := newTimeRank(req, hits)
 	rels := make([]float64, len(hits))
 	cands := make([]candidate, len(hits))
 	for i, h := range hits {
@@ -288,12 +318,7 @@ func (r *Recaller) rank(hits []hit, req Request) []Result {
 			continue
 		}
 		m := h.mem
-		last := m.ModifiedAt
-		if m.LastAccessed.After(last) {
-			last = m.LastAccessed
-		}
-		ageHours := math.Max(0, now.Sub(last).Hours())
-		recency := math.Exp(-ageHours / 168)
+		recency := tr.recency(m)
 		bonus := m.Layer.Bonus()
 		conf := m.Confidence
 		if conf == 0 {
@@ -309,11 +334,14 @@ func (r *Recaller) rank(hits []hit, req Request) []Result {
 			damp = transcriptDampening
 		}
 		score := math.Min(1, (0.6*rel+0.2*m.Importance+0.2*recency)*bonus) * confFactor * channel * damp
-		out = append(out, Result{Memory: m, Score: score, Relevance: rel, Semantic: h.semantic, Lexical: h.lexical,
+		res := Result{Memory: m, Score: score, Relevance: rel, Semantic: h.semantic, Lexical: h.lexical,
 			Importance: m.Importance, Recency: recency, LayerBonus: bonus, Confidence: confFactor, Channel: channel, Dampening: damp,
-			Expanded: h.expansion != "", ExpandedQuery: h.expansion})
+			Expanded: h.expansion != "", ExpandedQuery: h.expansion}
+		out = append(out, res)
 	}
+	tr.applyAll(out, timeDepth*max(req.K, r.cfg.MaxResults))
 	sortResults(out)
+	tr.newerWins(out)
 	return out
 }
 
