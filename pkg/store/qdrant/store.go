@@ -39,7 +39,7 @@ type Store struct {
 	// vector alone.
 	chunks bool
 	log    *slog.Logger
-	closed     atomic.Bool
+	closed atomic.Bool
 }
 
 var _ store.Store = (*Store)(nil)
