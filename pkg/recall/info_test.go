@@ -2,6 +2,7 @@ package recall
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -82,4 +83,32 @@ func ids(rs []Result) []string {
 		out = append(out, r.Memory.ID)
 	}
 	return out
+}
+
+func TestInformativeTerms(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want float64
+	}{
+		{"That's for sure!", fillerWeight},
+		{"That\u2019s what I THOUGHT", 1},
+		{"Hey, what's up?", fillerWeight},
+		{"a b c 7", 1},
+		{"Caroline went to the LGBTQ support group", 5},
+		{"user_name getUserName getUserName", 3},
+		{"Café café naïve", 2},
+		{strings.Repeat("x", 65) + " ok", fillerWeight},
+	} {
+		if got := informativeTerms(tc.text); got != tc.want {
+			t.Errorf("informativeTerms(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+	long := strings.Repeat("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron ", 50)
+	if got := informativeTerms(long); got != infoEnough {
+		t.Errorf("long text: %v, want the cap %d", got, infoEnough)
+	}
+	// It runs for every ranked candidate: plain text costs no allocation.
+	if n := testing.AllocsPerRun(100, func() { informativeTerms("Melanie signed up for a pottery class in July") }); n != 0 {
+		t.Errorf("%v allocations per call", n)
+	}
 }

@@ -37,6 +37,9 @@ func (p *partition) setChunks(i int, cv []float32) {
 // (else aliasing the row's, which are replaced but never changed in
 // place), or nil.
 func (p *partition) chunkVectors(i int, copied bool) [][]float32 {
+	if p.nlong == 0 { // most partitions: no row to look at
+		return nil
+	}
 	cv := p.chunks[i]
 	if cv == nil || p.dim == 0 {
 		return nil
