@@ -215,12 +215,14 @@ func (e *Embedder) upsert(ctx context.Context, f *memory.FactMessage) error {
 // namespace and subject (across domains). Superseded memories are
 // candidates too: one said again is reinforced and revived (classify
 // prefers a current one, and merges only into current ones).
-func (e *Embedder) near(ctx context.Context, m memory.Memory) ([]float32, match, error) {
+func (e *Embedder) near(ctx context.Context, m memory.Memory) (Embedding, match, error) {
 	vec, err := e.embedMemory(ctx, m)
 	if err != nil {
-		return nil, match{}, fmt.Errorf("embed fact %s: %w", m.ID, err)
+		return Embedding{}, match{}, fmt.Errorf("embed fact %s: %w", m.ID, err)
 	}
-	hits, err := e.store.Search(ctx, store.Query{Tenant: m.Tenant, Vector: vec, K: e.cfg.DedupCandidates,
+	// Whole memories against whole memories (no Chunks): a short fact that
+	// matches one part of a long memory is not its duplicate.
+	hits, err := e.store.Search(ctx, store.Query{Tenant: m.Tenant, Vector: vec.Vector, K: e.cfg.DedupCandidates,
 		Filter: store.Filter{Namespaces: []string{m.Namespace}, Subjects: []string{m.Subject}, IncludeSuperseded: true}})
 	if errors.Is(err, store.ErrDimension) {
 		// The tenant's vectors come from another model (no reindex yet):
@@ -228,15 +230,15 @@ func (e *Embedder) near(ctx context.Context, m memory.Memory) ([]float32, match,
 		return vec, match{}, nil
 	}
 	if err != nil {
-		return nil, match{}, fmt.Errorf("search near duplicates of %s: %w", m.ID, err)
+		return Embedding{}, match{}, fmt.Errorf("search near duplicates of %s: %w", m.ID, err)
 	}
 	return vec, e.classify(m, hits), nil
 }
 
 // insert stores a new memory with its vector. The caller holds the memory
 // id's lock.
-func (e *Embedder) insert(ctx context.Context, m memory.Memory, vec []float32, source string) error {
-	m.Vector = vec
+func (e *Embedder) insert(ctx context.Context, m memory.Memory, vec Embedding, source string) error {
+	vec.Apply(&m)
 	m.EmbeddingModel = e.model.Model()
 	m.RepetitionCount = 1
 	m.AddSource(source)

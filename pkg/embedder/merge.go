@@ -140,7 +140,8 @@ func (e *Embedder) applyMerge(ctx context.Context, judged, m memory.Memory, merg
 		return fmt.Errorf("merge %s into %s: the memory changed while the llm judged", m.ID, judged.ID)
 	}
 	cur.Content = merged
-	cur.Vector, cur.EmbeddingModel = vec, e.model.Model()
+	vec.Apply(&cur)
+	cur.EmbeddingModel = e.model.Model()
 	cur.RepetitionCount++
 	cur.AddSource(source)
 	cur.AddSource(mergeToken(source, m.ID))

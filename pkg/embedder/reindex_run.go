@@ -206,7 +206,8 @@ func (e *Embedder) reembed(ctx context.Context, tenant, id string, ids []string)
 		if m == nil || m.Content != old.Content || m.Key != old.Key || (m.EmbeddingModel == cur && len(m.Vector) > 0) {
 			continue
 		}
-		m.Vector, m.EmbeddingModel = vecs[i], cur
+		vecs[i].Apply(m)
+		m.EmbeddingModel = cur
 		out = append(out, *m)
 	}
 	if len(out) == 0 {

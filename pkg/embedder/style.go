@@ -39,7 +39,8 @@ func (e *Embedder) replace(ctx context.Context, stored, m memory.Memory, source 
 	if err != nil {
 		return fmt.Errorf("embed new version of %s: %w", m.ID, err)
 	}
-	m.Vector, m.EmbeddingModel = vec, e.model.Model()
+	vec.Apply(&m)
+	m.EmbeddingModel = e.model.Model()
 	m.CreatedAt = stored.CreatedAt
 	m.AccessCount, m.LastAccessed, m.SuccessCount = stored.AccessCount, stored.LastAccessed, stored.SuccessCount
 	m.RepetitionCount = stored.RepetitionCount + 1

@@ -62,7 +62,7 @@ func meanVector(vecs [][]float32) ([]float32, error) {
 
 // Vectorizer embeds memories the way the embedder stores them: a short
 // memory as "key: content", a long one chunked with the chunks' vectors
-// averaged. Other writers of vectors (import) use it so that a memory gets
+// averaged into its vector and kept as its chunk vectors. Other writers of vectors (import) use it so that a memory gets
 // the same vector whichever path stored it.
 type Vectorizer struct {
 	embed func(ctx context.Context, texts []string) ([][]float32, error)
@@ -80,9 +80,50 @@ func NewVectorizer(model embed.Embedder, cfg Config) (*Vectorizer, error) {
 	return &Vectorizer{embed: model.Embed, short: cfg.ShortContent, split: split}, nil
 }
 
+// Embedding is what a memory is stored with: its vector (the mean of its
+// chunks' vectors for a long memory) and, for a long memory, each chunk's
+// vector, by which recall finds it.
+type Embedding struct {
+	Vector []float32
+	Chunks [][]float32
+}
+
+// Apply sets m's Vector and ChunkVectors.
+func (e Embedding) Apply(m *memory.Memory) { m.Vector, m.ChunkVectors = e.Vector, e.Chunks }
+
+// Chunked reports whether m is embedded by its chunks (its content is
+// longer than one chunk), so that it should carry ChunkVectors.
+func (v *Vectorizer) Chunked(m memory.Memory) bool { return len(v.split.Split(m.Content)) > 1 }
+
 // Vectors returns one unit vector per memory, every chunk of every memory
 // embedded in one call.
 func (v *Vectorizer) Vectors(ctx context.Context, mems []memory.Memory) ([][]float32, error) {
+	embs, err := v.Embeddings(ctx, mems)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]float32, len(embs))
+	for i, e := range embs {
+		out[i] = e.Vector
+	}
+	return out, nil
+}
+
+// Fill embeds mems and sets each one's Vector and ChunkVectors in place.
+func (v *Vectorizer) Fill(ctx context.Context, mems []memory.Memory) error {
+	embs, err := v.Embeddings(ctx, mems)
+	if err != nil {
+		return err
+	}
+	for i := range mems {
+		embs[i].Apply(&mems[i])
+	}
+	return nil
+}
+
+// Embeddings returns each memory's Embedding, every chunk of every memory
+// embedded in one call.
+func (v *Vectorizer) Embeddings(ctx context.Context, mems []memory.Memory) ([]Embedding, error) {
 	var texts []string
 	spans := make([][2]int, len(mems))
 	for i, m := range mems {
@@ -97,27 +138,31 @@ func (v *Vectorizer) Vectors(ctx context.Context, mems []memory.Memory) ([][]flo
 	if len(vecs) != len(texts) {
 		return nil, fmt.Errorf("embed %d texts: the model returned %d vectors", len(texts), len(vecs))
 	}
-	out := make([][]float32, len(mems))
+	out := make([]Embedding, len(mems))
 	for i, sp := range spans {
-		if out[i], err = meanVector(vecs[sp[0]:sp[1]]); err != nil {
+		chunks := vecs[sp[0]:sp[1]:sp[1]]
+		if out[i].Vector, err = meanVector(chunks); err != nil {
 			return nil, fmt.Errorf("average chunks of memory %s: %w", mems[i].ID, err)
+		}
+		if len(chunks) > 1 {
+			out[i].Chunks = chunks
 		}
 	}
 	return out, nil
 }
 
-// embedMemories returns one vector per memory, every chunk of every memory
-// embedded through the shared batcher.
-func (e *Embedder) embedMemories(ctx context.Context, mems []memory.Memory) ([][]float32, error) {
+// embedMemories returns each memory's Embedding, every chunk of every
+// memory embedded through the shared batcher.
+func (e *Embedder) embedMemories(ctx context.Context, mems []memory.Memory) ([]Embedding, error) {
 	v := Vectorizer{embed: e.batch.EmbedAll, short: e.cfg.ShortContent, split: e.split}
-	return v.Vectors(ctx, mems)
+	return v.Embeddings(ctx, mems)
 }
 
-// embedMemory returns the vector of one memory.
-func (e *Embedder) embedMemory(ctx context.Context, m memory.Memory) ([]float32, error) {
-	vecs, err := e.embedMemories(ctx, []memory.Memory{m})
+// embedMemory returns the Embedding of one memory.
+func (e *Embedder) embedMemory(ctx context.Context, m memory.Memory) (Embedding, error) {
+	embs, err := e.embedMemories(ctx, []memory.Memory{m})
 	if err != nil {
-		return nil, err
+		return Embedding{}, err
 	}
-	return vecs[0], nil
+	return embs[0], nil
 }

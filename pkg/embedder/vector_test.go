@@ -53,9 +53,13 @@ func TestChunkedVectorFindsTheLastChunk(t *testing.T) {
 	if !strings.Contains(texts[len(texts)-1], "backup encryption key") {
 		t.Fatal("the fact is not in the last chunk")
 	}
-	chunked, err := f.e.embedMemory(context.Background(), m)
+	emb, err := f.e.embedMemory(context.Background(), m)
 	if err != nil {
 		t.Fatal(err)
+	}
+	chunked := emb.Vector
+	if len(emb.Chunks) != len(texts) {
+		t.Fatalf("%d chunk vectors for %d chunks", len(emb.Chunks), len(texts))
 	}
 	vecs, err := model.Embed(context.Background(), []string{m.Content, "how often is the backup encryption key rotated?"})
 	if err != nil {
@@ -69,6 +73,22 @@ func TestChunkedVectorFindsTheLastChunk(t *testing.T) {
 	t.Logf("query cosine: chunked %.3f, truncated %.3f", withChunks, withTruncation)
 	if withChunks <= withTruncation+0.05 {
 		t.Fatalf("chunked cosine %.3f is not clearly above the truncated %.3f", withChunks, withTruncation)
+	}
+	// The chunk that holds the fact matches better than the mean of all.
+	if last := dot(query, emb.Chunks[len(emb.Chunks)-1]); last <= withChunks {
+		t.Fatalf("last chunk's cosine %.3f is not above the mean vector's %.3f", last, withChunks)
+	}
+}
+
+func TestShortMemoryHasNoChunkVectors(t *testing.T) {
+	loadModel(t)
+	f := newFixture(t)
+	emb, err := f.e.embedMemory(context.Background(), fact("User prefers tabs.", "acme:short").Memory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(emb.Vector) == 0 || emb.Chunks != nil {
+		t.Fatalf("short memory: vector of %d dims, %d chunk vectors", len(emb.Vector), len(emb.Chunks))
 	}
 }
 

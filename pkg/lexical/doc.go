@@ -10,7 +10,8 @@
 // whole. Words joined by - _ . / : @
 // (identifiers, paths, versions: "snake_case", "file.go", "pre-commit") give
 // the whole joined form, unstemmed, and each part, so that both "file.go" and
-// "file" find them. An apostrophe stays inside its word ("don't", "user's").
+// "file" find them. Camel case splits the same way: "getUserName" gives
+// getusername, get, user and name; "HTTPServer" httpserver, http, server. An apostrophe stays inside its word ("don't", "user's").
 // Han, Hiragana, Katakana and Hangul runs become overlapping character
 // bigrams (a lone character stays a unigram), as Lucene's CJK analyzer does.
 //

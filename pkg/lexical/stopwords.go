@@ -34,3 +34,7 @@ func setOf(words ...string) map[string]bool {
 	}
 	return m
 }
+
+// IsStopword reports whether w, a lowercase word with straight
+// apostrophes, is one of the stopwords Terms drops.
+func IsStopword(w string) bool { return stopwords[w] }

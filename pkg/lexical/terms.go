@@ -101,25 +101,86 @@ func symbolWord(text string, i, j int) (string, int, bool) {
 }
 
 // appendWord appends the terms of one scanned word: the whole of a joined
-// word (unstemmed, an identifier) and then each of its parts.
+// or camel-case word (unstemmed, an identifier) and then each of its parts,
+// a camel-case part as its own whole and its humps.
 func appendWord(dst []string, raw string, joined bool) []string {
+	camel := hasCamel(raw)
 	w := normalizeWord(raw)
-	if !joined {
+	if !joined && !camel {
 		return appendPart(dst, w)
 	}
 	whole := strings.TrimSuffix(w, "'s")
 	if len(whole) <= maxTermBytes && !stopwords[whole] {
 		dst = append(dst, whole)
 	}
-	for w != "" {
-		k := strings.IndexAny(w, joiners)
-		if k < 0 {
-			return appendPart(dst, w)
+	if !joined {
+		return appendHumps(dst, raw)
+	}
+	// Joiners are ASCII, so raw splits where its lowercase form does.
+	for raw != "" {
+		k := strings.IndexAny(raw, joiners)
+		part := raw
+		if k >= 0 {
+			part, raw = raw[:k], raw[k+1:]
+		} else {
+			raw = ""
 		}
-		dst = appendPart(dst, w[:k])
-		w = w[k+1:]
+		if hasCamel(part) {
+			dst = appendWholePart(dst, normalizeWord(part))
+			dst = appendHumps(dst, part)
+		} else {
+			dst = appendPart(dst, normalizeWord(part))
+		}
 	}
 	return dst
+}
+
+// appendWholePart appends an identifier part unstemmed, unless it is a
+// stopword or too long.
+func appendWholePart(dst []string, w string) []string {
+	w = strings.TrimSuffix(w, "'s")
+	if w == "" || len(w) > maxTermBytes || stopwords[w] {
+		return dst
+	}
+	return append(dst, w)
+}
+
+// hasCamel reports an ASCII lowercase letter or digit followed by an
+// uppercase letter ("getUserName", "utf8Decode", "JavaScript"), or an
+// uppercase run followed by a capitalised word ("HTTPServer").
+func hasCamel(w string) bool {
+	for i := 1; i < len(w); i++ {
+		if isCamelBoundary(w, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// isCamelBoundary reports whether a camel-case hump starts at byte i of w.
+func isCamelBoundary(w string, i int) bool {
+	c := w[i]
+	if c < 'A' || c > 'Z' {
+		return false
+	}
+	p := w[i-1]
+	if p >= 'a' && p <= 'z' || p >= '0' && p <= '9' {
+		return true
+	}
+	return p >= 'A' && p <= 'Z' && i+1 < len(w) && w[i+1] >= 'a' && w[i+1] <= 'z'
+}
+
+// appendHumps appends the parts of a camel-case word (no joiners):
+// "getUserName" gives get, user, name; "HTTPServer" http, server.
+func appendHumps(dst []string, raw string) []string {
+	start := 0
+	for i := 1; i < len(raw); i++ {
+		if isCamelBoundary(raw, i) {
+			dst = appendPart(dst, normalizeWord(raw[start:i]))
+			start = i
+		}
+	}
+	return appendPart(dst, normalizeWord(raw[start:]))
 }
 
 // appendPart appends a plain word (lowercase, no joiners but apostrophes)

@@ -155,8 +155,15 @@ type Memory struct {
 	// on request, but never put into a prompt (context, resume, recall's
 	// block) and left out of searches unless asked for.
 	Quarantine string `json:"quarantined,omitempty"`
-	// Vector is the dense embedding; stores persist it, APIs omit it.
+	// Vector is the dense embedding; stores persist it, APIs omit it. For
+	// a memory longer than one chunk it is the mean of ChunkVectors.
 	Vector []float32 `json:"vector,omitempty"`
+	// ChunkVectors are the unit vectors of a long memory's chunks
+	// (sentence-bounded parts of its content, see package embed/chunk), of
+	// Vector's width; nil for a memory embedded as one text. Stores persist
+	// them and search them when a query asks (store.Query.Chunks), so that
+	// a long memory is found by its best part; APIs never carry them.
+	ChunkVectors [][]float32 `json:"-"`
 }
 
 // Clone copies m deeply: neither copy's later changes reach the other.
@@ -166,6 +173,7 @@ func (m Memory) Clone() Memory {
 	m.SourceIDs = slices.Clone(m.SourceIDs)
 	m.DerivedFrom = slices.Clone(m.DerivedFrom)
 	m.Vector = slices.Clone(m.Vector)
+	m.ChunkVectors = cloneVectors(m.ChunkVectors)
 	if m.InvalidAt != nil {
 		t := *m.InvalidAt
 		m.InvalidAt = &t
@@ -175,6 +183,18 @@ func (m Memory) Clone() Memory {
 
 // Quarantined reports whether the memory is quarantined.
 func (m *Memory) Quarantined() bool { return m.Quarantine != "" }
+
+// cloneVectors copies each of vs.
+func cloneVectors(vs [][]float32) [][]float32 {
+	if vs == nil {
+		return nil
+	}
+	out := make([][]float32, len(vs))
+	for i, v := range vs {
+		out[i] = slices.Clone(v)
+	}
+	return out
+}
 
 // Superseded reports whether a newer memory replaced this one.
 func (m *Memory) Superseded() bool { return m.InvalidAt != nil }

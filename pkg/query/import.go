@@ -198,9 +198,11 @@ func (q *Query) importBatch(ctx context.Context, tenant string, batch []memory.M
 }
 
 // needsVector reports whether a record must be embedded by this server's
-// model: it has no vector, or one of another model or width.
+// model: it has no vector, or one of another model or width, or it is long
+// and lacks its chunk vectors (exports leave them out).
 func (q *Query) needsVector(m memory.Memory) bool {
-	return len(m.Vector) == 0 || q.model == nil || m.EmbeddingModel != q.model.Model() || len(m.Vector) != q.model.Dim()
+	return len(m.Vector) == 0 || q.model == nil || m.EmbeddingModel != q.model.Model() || len(m.Vector) != q.model.Dim() ||
+		q.vectors != nil && len(m.ChunkVectors) == 0 && q.vectors.Chunked(m)
 }
 
 // embedMissing embeds, in place, the records that need a vector.
@@ -223,12 +225,13 @@ func (q *Query) embedMissing(ctx context.Context, tenant string, mems []memory.M
 		for j, i := range part {
 			batch[j] = mems[i]
 		}
-		vecs, err := q.vectors.Vectors(usage.WithTenant(ctx, tenant), batch)
+		embs, err := q.vectors.Embeddings(usage.WithTenant(ctx, tenant), batch)
 		if err != nil {
 			return fmt.Errorf("embed %d imported memories: %w", len(batch), err)
 		}
 		for j, i := range part {
-			mems[i].Vector, mems[i].EmbeddingModel = vecs[j], q.model.Model()
+			embs[j].Apply(&mems[i])
+			mems[i].EmbeddingModel = q.model.Model()
 		}
 	}
 	return nil

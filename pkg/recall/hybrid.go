@@ -87,7 +87,7 @@ func (r *Recaller) retrieve(ctx context.Context, tenant string, vec []float32, t
 			c.lexical, c.text = norm, true
 			continue
 		}
-		out = append(out, candidate{mem: h.Memory, semantic: cosine(vec, h.Memory.Vector), lexical: norm, text: true})
+		out = append(out, candidate{mem: h.Memory, semantic: bestCosine(vec, h.Memory), lexical: norm, text: true})
 		byID[h.Memory.ID] = &out[len(out)-1]
 	}
 	return out, nil
@@ -149,7 +149,7 @@ func cosine(a, b []float32) float64 {
 // store can (store.HybridSearcher), else as two calls in parallel.
 func (r *Recaller) channels(ctx context.Context, tenant string, vec []float32, text string, f store.Filter, k int) (dense, lex []store.Hit, err error) {
 	if hs, ok := r.store.(store.HybridSearcher); ok {
-		dense, lex, err = hs.SearchHybrid(ctx, store.HybridQuery{Tenant: tenant, Vector: vec, Text: text, K: k, Filter: f})
+		dense, lex, err = hs.SearchHybrid(ctx, store.HybridQuery{Tenant: tenant, Vector: vec, Text: text, K: k, Filter: f, Chunks: true})
 		if errors.Is(err, store.ErrDimension) {
 			r.denseUnusable(ctx, tenant, err)
 			lex, err = r.store.SearchText(ctx, store.TextQuery{Tenant: tenant, Text: text, K: k, Filter: f})
@@ -163,7 +163,7 @@ func (r *Recaller) channels(ctx context.Context, tenant string, vec []float32, t
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
 		var err error
-		dense, err = r.store.Search(gctx, store.Query{Tenant: tenant, Vector: vec, K: k, Filter: f})
+		dense, err = r.store.Search(gctx, store.Query{Tenant: tenant, Vector: vec, K: k, Filter: f, Chunks: true})
 		if errors.Is(err, store.ErrDimension) {
 			r.denseUnusable(gctx, tenant, err)
 			dense, err = nil, nil

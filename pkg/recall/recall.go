@@ -107,6 +107,9 @@ type Result struct {
 	Confidence float64       `json:"confidence_factor"`
 	Channel    float64       `json:"channel_factor"`
 	Dampening  float64       `json:"dampening"`
+	// Information is the information prior (see info.go): below 1 for a
+	// memory with few informative terms.
+	Information float64 `json:"information"`
 	// Expanded says the relevance came from an alternative phrasing
 	// (ExpandedQuery) rather than the request's query.
 	Expanded      bool   `json:"expanded,omitempty"`
@@ -333,9 +336,10 @@ func (r *Recaller) rank(hits []hit, req Request) []Result {
 		if slices.Contains(m.Tags, TranscriptTag) {
 			damp = transcriptDampening
 		}
-		score := math.Min(1, (0.6*rel+0.2*m.Importance+0.2*recency)*bonus) * confFactor * channel * damp
+		info := informationPrior(m)
+		score := math.Min(1, (0.6*rel+0.2*m.Importance+0.2*recency)*bonus) * confFactor * channel * damp * info
 		res := Result{Memory: m, Score: score, Relevance: rel, Semantic: h.semantic, Lexical: h.lexical,
-			Importance: m.Importance, Recency: recency, LayerBonus: bonus, Confidence: confFactor, Channel: channel, Dampening: damp,
+			Importance: m.Importance, Recency: recency, LayerBonus: bonus, Confidence: confFactor, Channel: channel, Dampening: damp, Information: info,
 			Expanded: h.expansion != "", ExpandedQuery: h.expansion}
 		out = append(out, res)
 	}

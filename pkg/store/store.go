@@ -67,6 +67,12 @@ type Query struct {
 	Vector []float32
 	K      int
 	Filter Filter
+	// Chunks scores a memory that has ChunkVectors by the best of its
+	// vector and its chunks' vectors (recall: a long memory is found by its
+	// best part). A memory is still returned once, and its hit carries that
+	// best score. Without it only Vector counts (dedup and consolidation
+	// compare whole memories).
+	Chunks bool
 }
 
 // TextQuery is a lexical (BM25) search within one tenant. Text is analysed
@@ -131,6 +137,8 @@ type HybridQuery struct {
 	Text   string
 	K      int
 	Filter Filter
+	// Chunks is Query.Chunks for the dense channel.
+	Chunks bool
 }
 
 // HybridSearcher is a store that answers both channels of a HybridQuery in

@@ -31,3 +31,35 @@ func Normalized(v []float32) ([]float32, error) {
 	}
 	return out, nil
 }
+
+// MaxChunkVectors bounds a memory's ChunkVectors: content of at most
+// memory.MaxContentChars cut in chunks of a few hundred characters needs
+// far fewer.
+const MaxChunkVectors = 64
+
+// NormalizedChunks returns m's chunk vectors scaled to unit length, after
+// checking that there are at most MaxChunkVectors, each as wide as vec (m's
+// normalised Vector), and that a memory without a vector has none.
+func NormalizedChunks(vec []float32, chunks [][]float32) ([][]float32, error) {
+	if len(chunks) == 0 {
+		return nil, nil
+	}
+	if len(vec) == 0 {
+		return nil, fmt.Errorf("chunk_vectors are set but the vector is empty: %w", memory.ErrInvalid)
+	}
+	if len(chunks) > MaxChunkVectors {
+		return nil, fmt.Errorf("chunk_vectors holds %d vectors, over the %d limit: %w", len(chunks), MaxChunkVectors, memory.ErrInvalid)
+	}
+	out := make([][]float32, len(chunks))
+	for i, c := range chunks {
+		if len(c) != len(vec) {
+			return nil, fmt.Errorf("chunk_vectors[%d] has %d dims, the vector %d: %w", i, len(c), len(vec), memory.ErrInvalid)
+		}
+		n, err := Normalized(c)
+		if err != nil {
+			return nil, fmt.Errorf("chunk_vectors[%d]: %w", i, err)
+		}
+		out[i] = n
+	}
+	return out, nil
+}

@@ -89,6 +89,9 @@ func (s *Store) copyState() []memory.Memory {
 			if p.hasVec[i] {
 				m.Vector = slab[i*p.dim : (i+1)*p.dim : (i+1)*p.dim]
 			}
+			// Aliased, not copied: a row's chunk vectors are replaced,
+			// never changed in place.
+			m.ChunkVectors = p.chunkVectors(i, false)
 			mems = append(mems, m)
 		}
 		p.mu.RUnlock()

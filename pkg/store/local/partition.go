@@ -18,11 +18,16 @@ import (
 // for approximate search. Writers hold the store's write lock and mu;
 // readers hold mu.RLock.
 type partition struct {
-	mu        sync.RWMutex
-	ids       map[string]int
-	recs      []memory.Memory // Vector always nil; vectors live in slab
-	sizes     []int           // encoded bytes per record, for compaction accounting
-	hasVec    []bool
+	mu     sync.RWMutex
+	ids    map[string]int
+	recs   []memory.Memory // Vector always nil; vectors live in slab
+	sizes  []int           // encoded bytes per record, for compaction accounting
+	hasVec []bool
+	// chunks[i] holds row i's chunk vectors back to back (dim each), nil
+	// for a memory without; nlong counts the rows that have them. They
+	// are few (long memories only) and scored exactly (see chunks.go).
+	chunks    [][]float32
+	nlong     int
 	dim       int // 0 while no record has a vector
 	nvec      int
 	vecs      rowStore[float32]
@@ -51,7 +56,8 @@ func checkDim(tenant, id string, dim, n int) error {
 // caller has checked the dimension.
 func (p *partition) upsert(m memory.Memory, size int, lv lexical.SparseVector) int {
 	vec := m.Vector
-	m.Vector = nil
+	cv := flatten(m.ChunkVectors)
+	m.Vector, m.ChunkVectors = nil, nil
 	if len(vec) > 0 && p.dim == 0 {
 		p.dim = len(vec)
 		p.vecs = newRowStore[float32](p.dim)
@@ -84,12 +90,14 @@ func (p *partition) upsert(m memory.Memory, size int, lv lexical.SparseVector) i
 		p.recs = append(p.recs, m)
 		p.sizes = append(p.sizes, size)
 		p.hasVec = append(p.hasVec, false)
+		p.chunks = append(p.chunks, nil)
 		p.lex.add(i, lv)
 		if p.dim > 0 {
 			p.vecs.push()
 		}
 	}
 	p.hasVec[i] = len(vec) > 0
+	p.setChunks(i, cv)
 	p.cols.set(i, &p.recs[i])
 	if same {
 		p.nvec++
@@ -130,7 +138,7 @@ func sameBits(a, b []float32) bool {
 // and the vectors stay as they are; a record that differs anyway is
 // re-indexed rather than left wrong.
 func (p *partition) setPayload(i int, m memory.Memory, recSize int) int {
-	m.Vector = nil
+	m.Vector, m.ChunkVectors = nil, nil
 	if old := p.recs[i]; !lexical.SameText(old, m) {
 		p.lex.replace(i, lexical.MemoryVector(old), lexical.MemoryVector(m))
 	}
@@ -138,7 +146,7 @@ func (p *partition) setPayload(i int, m memory.Memory, recSize int) int {
 	if p.hasVec[i] {
 		dim = p.dim
 	}
-	size := recSize + vectorPartLen(dim)
+	size := recSize + vectorPartLen(dim) + p.chunkPartLen(i)
 	delta := size - p.sizes[i]
 	p.cols.update(i, &p.recs[i], &m)
 	p.recs[i], p.sizes[i] = m, size
@@ -170,12 +178,13 @@ func (p *partition) remove(id string) int {
 	if p.hasVec[i] {
 		p.nvec--
 	}
+	p.setChunks(i, nil)
 	// Recomputed rather than kept: the same text gives the same vector, and
 	// keeping every memory's terms would cost more than deletes do.
 	p.lex.remove(i, lexical.MemoryVector(p.recs[i]))
 	last := len(p.recs) - 1
 	if i != last {
-		p.recs[i], p.sizes[i], p.hasVec[i] = p.recs[last], p.sizes[last], p.hasVec[last]
+		p.recs[i], p.sizes[i], p.hasVec[i], p.chunks[i] = p.recs[last], p.sizes[last], p.hasVec[last], p.chunks[last]
 		p.ids[p.recs[i].ID] = i
 		p.cols.move(i, last)
 		if p.dim > 0 {
@@ -185,8 +194,8 @@ func (p *partition) remove(id string) int {
 			p.quant.move(i, last)
 		}
 	}
-	p.recs[last] = memory.Memory{} // let the strings go
-	p.recs, p.sizes, p.hasVec = p.recs[:last], p.sizes[:last], p.hasVec[:last]
+	p.recs[last], p.chunks[last] = memory.Memory{}, nil // let the strings go
+	p.recs, p.sizes, p.hasVec, p.chunks = p.recs[:last], p.sizes[:last], p.hasVec[:last], p.chunks[:last]
 	p.cols.truncate(last)
 	if p.dim > 0 {
 		p.vecs.truncate(last)
@@ -224,6 +233,7 @@ func (p *partition) vector(i int) []float32 {
 func (p *partition) memoryAt(i int) memory.Memory {
 	m := cloneMemory(p.recs[i])
 	m.Vector = p.vector(i)
+	m.ChunkVectors = p.chunkVectors(i, true)
 	return m
 }
 

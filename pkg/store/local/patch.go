@@ -28,7 +28,7 @@ func (s *Store) UpdatePayload(ctx context.Context, tenant string, mems []memory.
 	batch := make([]memory.Memory, len(mems))
 	for i := range mems {
 		m := mems[i]
-		m.Vector = nil
+		m.Vector, m.ChunkVectors = nil, nil
 		m = cloneMemory(m)
 		stripMonotonic(&m)
 		batch[i] = m

@@ -22,6 +22,12 @@ const (
 	// (snapshots write whole records); a build older than it refuses to
 	// open a log that does, rather than skip acknowledged writes.
 	opPayload byte = 5
+	// opUpsertChunks is an upsert batch some of whose memories have chunk
+	// vectors: each record is an upsert record followed by the chunk part
+	// (see appendChunks). Batches without chunk vectors are still written
+	// as opUpsert, so that logs and snapshots without long memories stay
+	// readable by builds older than it; those refuse to open the others.
+	opUpsertChunks byte = 6
 )
 
 // An upsert record is the memory without its vector (binary, see
@@ -29,13 +35,16 @@ const (
 // the vector as a uvarint length and raw little-endian float32s (compact
 // and exact). Either kind decodes to an op of kind opUpsert.
 
+// A chunk part is the number of chunk vectors as a uvarint, then each
+// vector's raw little-endian float32s, as wide as the record's vector.
+
 // A payload record is the memory's binary encoding behind a uvarint length,
 // as in an upsert record, with no vector part after it.
 
 // op is a decoded payload.
 type op struct {
 	kind   byte
-	mems   []memory.Memory // opUpsert: vectors set; opPayload: no vectors
+	mems   []memory.Memory // opUpsert: vectors (and chunk vectors) set; opPayload: no vectors
 	sizes  []int           // opUpsert, opPayload: encoded bytes per record
 	tenant string          // opDelete
 	ids    []string        // opDelete
@@ -62,6 +71,38 @@ func vectorPartLen(dim int) int {
 	return binary.PutUvarint(lb[:], uint64(dim)) + 4*dim
 }
 
+// appendChunks appends the chunk part of a record: len(chunks) vectors,
+// each as wide as the record's vector.
+func appendChunks(dst []byte, chunks [][]float32) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(chunks)))
+	for _, c := range chunks {
+		for _, f := range c {
+			dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(f))
+		}
+	}
+	return dst
+}
+
+// chunkPartLen is how many bytes appendChunks spends on n vectors of dim
+// components; 0 for a record of a batch without chunk vectors.
+func chunkPartLen(n, dim int) int {
+	if n == 0 {
+		return 0
+	}
+	var lb [binary.MaxVarintLen64]byte
+	return binary.PutUvarint(lb[:], uint64(n)) + 4*n*dim
+}
+
+// hasChunks reports whether any memory of the batch has chunk vectors.
+func hasChunks(mems []memory.Memory) bool {
+	for i := range mems {
+		if len(mems[i].ChunkVectors) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // appendMemoryRecord appends m's binary encoding behind its uvarint length.
 func appendMemoryRecord(dst []byte, m *memory.Memory) ([]byte, error) {
 	// The length goes in front of the memory, which is encoded in place
@@ -83,7 +124,12 @@ func appendMemoryRecord(dst []byte, m *memory.Memory) ([]byte, error) {
 // encodeUpsert appends a batch whose vectors are already normalised to p,
 // and returns the encoded size of each record for live-data accounting.
 func encodeUpsert(p []byte, mems []memory.Memory) ([]byte, []int, error) {
-	p = append(p, opUpsert)
+	chunked := hasChunks(mems)
+	if chunked {
+		p = append(p, opUpsertChunks)
+	} else {
+		p = append(p, opUpsert)
+	}
 	p = binary.AppendUvarint(p, uint64(len(mems)))
 	sizes := make([]int, len(mems))
 	for i := range mems {
@@ -91,6 +137,9 @@ func encodeUpsert(p []byte, mems []memory.Memory) ([]byte, []int, error) {
 		var err error
 		if p, err = appendRecord(p, &mems[i], mems[i].Vector); err != nil {
 			return nil, nil, err
+		}
+		if chunked {
+			p = appendChunks(p, mems[i].ChunkVectors)
 		}
 		sizes[i] = len(p) - before
 	}
@@ -187,11 +236,12 @@ func decodeOp(p []byte) (op, error) {
 	c := &cursor{b: p[1:]}
 	o := op{kind: p[0]}
 	switch o.kind {
-	case opUpsert, opUpsertJSON:
+	case opUpsert, opUpsertJSON, opUpsertChunks:
 		decode := decodeMemoryBinary
 		if o.kind == opUpsertJSON {
 			decode = decodeMemoryJSON
 		}
+		chunked := o.kind == opUpsertChunks
 		o.kind = opUpsert
 		n := c.count(2)
 		o.mems = make([]memory.Memory, 0, n)
@@ -212,6 +262,11 @@ func decodeOp(p []byte) (op, error) {
 				m.Vector = make([]float32, dim)
 				for j := range m.Vector {
 					m.Vector[j] = math.Float32frombits(binary.LittleEndian.Uint32(raw[j*4:]))
+				}
+			}
+			if chunked {
+				if m.ChunkVectors, err = c.chunks(int(dim)); err != nil {
+					return op{}, fmt.Errorf("decode chunk vectors of memory %d: %w", i, err)
 				}
 			}
 			o.mems = append(o.mems, m)
@@ -253,6 +308,30 @@ func decodeOp(p []byte) (op, error) {
 		return op{}, fmt.Errorf("%d stray bytes after payload", len(c.b))
 	}
 	return o, nil
+}
+
+// chunks reads a chunk part of vectors of dim components.
+func (c *cursor) chunks(dim int) ([][]float32, error) {
+	n := c.uvarint()
+	if c.err != nil {
+		return nil, c.err
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	if dim == 0 || n > uint64(len(c.b)/(4*dim)) {
+		return nil, fmt.Errorf("%d chunk vectors of %d dims do not fit: %w", n, dim, errShort)
+	}
+	raw := c.next(n * uint64(dim) * 4)
+	flat := make([]float32, int(n)*dim)
+	for j := range flat {
+		flat[j] = math.Float32frombits(binary.LittleEndian.Uint32(raw[j*4:]))
+	}
+	out := make([][]float32, n)
+	for k := range out {
+		out[k] = flat[k*dim : (k+1)*dim : (k+1)*dim]
+	}
+	return out, nil
 }
 
 func decodeMemoryJSON(p []byte) (memory.Memory, error) {

@@ -18,6 +18,8 @@ const defaultSearchChunk = 4096
 // When more than Config.ApproxMinRows memories match, the ranking comes
 // from an int8 scan re-scored exactly (see scanApprox), else from an exact
 // scan. Scores are always exact. Memories without a vector are never hits.
+// With q.Chunks, a memory with chunk vectors scores the best of its vector
+// and theirs (see chunks.go).
 func (s *Store) Search(ctx context.Context, q store.Query) ([]store.Hit, error) {
 	return s.search(ctx, q, false)
 }
@@ -55,7 +57,7 @@ func (s *Store) search(ctx context.Context, q store.Query, exact bool) ([]store.
 		return nil, fmt.Errorf("search tenant %s: query vector has %d dims but the tenant stores %d-dim vectors: %w",
 			q.Tenant, len(vec), p.dim, store.ErrDimension)
 	}
-	best := s.scanMode(p, vec, q.K, &q.Filter, exact)
+	best := s.scanMode(p, vec, q.K, &q.Filter, exact, q.Chunks)
 	hits := make([]store.Hit, len(best))
 	for i, c := range best {
 		hits[i] = store.Hit{Memory: p.memoryAt(c.row), Score: float64(max(-1, min(1, c.score)))}
@@ -65,15 +67,16 @@ func (s *Store) search(ctx context.Context, q store.Query, exact bool) ([]store.
 
 // scan is scanMode choosing approximation by size.
 func (s *Store) scan(p *partition, vec []float32, k int, f *store.Filter) []cand {
-	return s.scanMode(p, vec, k, f, false)
+	return s.scanMode(p, vec, k, f, false, false)
 }
 
 // scanMode returns the top k rows for vec that pass f. Each worker first
 // lists the rows of its share that pass the filter (reading only the
 // columns); the total decides between the exact and the approximate scan,
-// which the same workers then run over their lists. The caller holds
-// p.mu.RLock.
-func (s *Store) scanMode(p *partition, vec []float32, k int, f *store.Filter, exact bool) []cand {
+// which the same workers then run over their lists. With chunks, rows with
+// chunk vectors leave the lists and are scored by their best vector
+// (scoreLong). The caller holds p.mu.RLock.
+func (s *Store) scanMode(p *partition, vec []float32, k int, f *store.Filter, exact, chunks bool) []cand {
 	rf, ok := p.compileFilter(f)
 	if !ok {
 		return nil
@@ -90,12 +93,32 @@ func (s *Store) scanMode(p *partition, vec []float32, k int, f *store.Filter, ex
 	each(workers, func(w int) {
 		lists[w] = p.candidates(&rf, w*n/workers, (w+1)*n/workers, s.rowList(n/workers+1))
 	})
+	var long []int32
+	if chunks && p.nlong > 0 {
+		for _, l := range lists {
+			long = p.takeLong(l, long)
+		}
+	}
 	for _, l := range lists {
 		total += len(*l)
 	}
-	if total == 0 {
+	if total == 0 && len(long) == 0 {
 		return nil
 	}
+	id := func(row int) string { return p.recs[row].ID }
+	if len(long) > 0 {
+		var rest []cand
+		if total > 0 {
+			rest = s.scanLists(p, vec, k, lists, workers, total, exact)
+		}
+		return p.scoreLong(vec, long, rest, newTopK(k, id)).sorted()
+	}
+	return s.scanLists(p, vec, k, lists, workers, total, exact)
+}
+
+// scanLists returns the top k of the listed rows (total of them) for vec:
+// an exact scan, or the int8 one for many rows.
+func (s *Store) scanLists(p *partition, vec []float32, k int, lists []*[]int32, workers, total int, exact bool) []cand {
 	id := func(row int) string { return p.recs[row].ID }
 	if exact || p.quant == nil || s.cfg.ApproxMinRows == 0 || total < s.cfg.ApproxMinRows {
 		parts := make([]*topK, workers)

@@ -28,10 +28,14 @@ func (s *Store) Upsert(ctx context.Context, mems []memory.Memory) error {
 		if err != nil {
 			return fmt.Errorf("upsert memory %d (%s): %w", i, mems[i].ID, err)
 		}
+		chunks, err := store.NormalizedChunks(vec, mems[i].ChunkVectors)
+		if err != nil {
+			return fmt.Errorf("upsert memory %d (%s): %w", i, mems[i].ID, err)
+		}
 		m := mems[i]
-		m.Vector = nil
+		m.Vector, m.ChunkVectors = nil, nil
 		m = cloneMemory(m)
-		m.Vector = vec
+		m.Vector, m.ChunkVectors = vec, chunks
 		stripMonotonic(&m)
 		batch[i] = m
 	}

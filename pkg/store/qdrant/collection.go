@@ -46,6 +46,8 @@ func createRequest(name string, dim int) *qdrant.CreateCollection {
 		CollectionName: name,
 		VectorsConfig: qdrant.NewVectorsConfigMap(map[string]*qdrant.VectorParams{
 			denseVector: {Size: uint64(dim), Distance: qdrant.Distance_Cosine},
+			chunkVector: {Size: uint64(dim), Distance: qdrant.Distance_Cosine,
+				MultivectorConfig: &qdrant.MultiVectorConfig{Comparator: qdrant.MultiVectorComparator_MaxSim}},
 		}),
 		SparseVectorsConfig: qdrant.NewSparseVectorsConfig(map[string]*qdrant.SparseVectorParams{
 			sparseVector: {Modifier: qdrant.Modifier_Idf.Enum()},
@@ -80,7 +82,19 @@ func (s *Store) ensureCollection(ctx context.Context) error {
 	if err := checkLayout(s.collection, s.dim, info); err != nil {
 		return err
 	}
+	s.chunks = hasChunkVector(s.dim, info)
+	if !s.chunks {
+		s.log.Info("qdrant collection has no chunk multivector (created by an older version): long memories are searched by their mean vector")
+	}
 	return nil
+}
+
+// hasChunkVector reports whether info has the chunk multivector this
+// store writes: dim wide, cosine, compared by MAX_SIM.
+func hasChunkVector(dim int, info *qdrant.CollectionInfo) bool {
+	c, ok := info.GetConfig().GetParams().GetVectorsConfig().GetParamsMap().GetMap()[chunkVector]
+	return ok && c.GetSize() == uint64(dim) && c.GetDistance() == qdrant.Distance_Cosine &&
+		c.GetMultivectorConfig() != nil && c.GetMultivectorConfig().GetComparator() == qdrant.MultiVectorComparator_MaxSim
 }
 
 // checkLayout reports how info differs from what the store needs.

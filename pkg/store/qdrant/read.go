@@ -21,6 +21,15 @@ const facetPage = 10_000
 // the sparse one back.
 func withDense() *qdrant.WithVectorsSelector { return qdrant.NewWithVectorsInclude(denseVector) }
 
+// withVectors asks for the dense vector and, where the collection has
+// them, the chunk vectors: what Get, Scroll and Search return.
+func (s *Store) withVectors() *qdrant.WithVectorsSelector {
+	if s.chunks {
+		return qdrant.NewWithVectorsInclude(denseVector, chunkVector)
+	}
+	return withDense()
+}
+
 // Get returns the tenant's memory with id; a memory of another tenant is
 // store.ErrNotFound.
 func (s *Store) Get(ctx context.Context, tenant, id string) (memory.Memory, error) {
@@ -36,7 +45,7 @@ func (s *Store) Get(ctx context.Context, tenant, id string) (memory.Memory, erro
 		CollectionName: s.collection,
 		Ids:            []*qdrant.PointId{qdrant.NewIDUUID(id)},
 		WithPayload:    qdrant.NewWithPayload(true),
-		WithVectors:    withDense(),
+		WithVectors:    s.withVectors(),
 	})
 	if err != nil {
 		return memory.Memory{}, s.wrap(err, "get %s in tenant %s", id, tenant)
@@ -69,7 +78,7 @@ func (s *Store) Scroll(ctx context.Context, tenant string, f store.Filter, fn fu
 			Offset:         offset,
 			Limit:          qdrant.PtrOf(uint32(scrollPage)),
 			WithPayload:    qdrant.NewWithPayload(true),
-			WithVectors:    withDense(),
+			WithVectors:    s.withVectors(),
 		})
 		cancel()
 		if err != nil {
@@ -157,5 +166,24 @@ func decodePoint(id *qdrant.PointId, payload map[string]*qdrant.Value, vecs *qdr
 			dense = d.GetData()
 		}
 	}
-	return fromPayload(id.GetUuid(), payload, dense)
+	m, err := fromPayload(id.GetUuid(), payload, dense)
+	if err != nil {
+		return m, err
+	}
+	m.ChunkVectors = decodeChunks(vecs.GetVectors().GetVectors()[chunkVector])
+	return m, nil
+}
+
+// decodeChunks returns the chunk vectors of a chunk multivector: all its
+// vectors but the last, which is the dense vector (see chunkVector).
+func decodeChunks(v *qdrant.VectorOutput) [][]float32 {
+	multi := v.GetMultiDense().GetVectors()
+	if len(multi) < 2 {
+		return nil
+	}
+	out := make([][]float32, len(multi)-1)
+	for i := range out {
+		out[i] = multi[i].GetData()
+	}
+	return out
 }

@@ -1,8 +1,10 @@
 package qdrant
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/qdrant/go-client/qdrant"
@@ -14,6 +16,8 @@ import (
 
 // Search ranks the tenant's memories matching q.Filter by cosine similarity
 // to q.Vector (Query API on the dense vector). Hits carry their vectors.
+// With q.Chunks, the chunk multivector is searched in the same batch and
+// each memory keeps the better of its two scores (see mergeChunkHits).
 func (s *Store) Search(ctx context.Context, q store.Query) ([]store.Hit, error) {
 	if err := s.usable(ctx); err != nil {
 		return nil, err
@@ -22,7 +26,81 @@ func (s *Store) Search(ctx context.Context, q store.Query) ([]store.Hit, error) 
 	if err != nil {
 		return nil, err
 	}
-	return s.query(ctx, "search tenant "+q.Tenant, req)
+	what := "search tenant " + q.Tenant
+	creq := s.chunkRequest(q, req)
+	if creq == nil {
+		return s.query(ctx, what, req)
+	}
+	res, err := s.batch(ctx, what, req, creq)
+	if err != nil {
+		return nil, err
+	}
+	return mergeChunkHits(q.K, res[0], res[1]), nil
+}
+
+// chunkRequest is the chunk multivector search beside dense request req,
+// or nil when q does not ask for chunks or the collection has none.
+func (s *Store) chunkRequest(q store.Query, req *qdrant.QueryPoints) *qdrant.QueryPoints {
+	if !q.Chunks || !s.chunks {
+		return nil
+	}
+	vec := req.GetQuery().GetNearest().GetDense().GetData()
+	return &qdrant.QueryPoints{
+		CollectionName: s.collection,
+		Query:          qdrant.NewQueryMulti([][]float32{vec}),
+		Using:          qdrant.PtrOf(chunkVector),
+		Filter:         req.Filter,
+		Limit:          req.Limit,
+		WithPayload:    qdrant.NewWithPayload(true),
+		WithVectors:    s.withVectors(),
+	}
+}
+
+// batch runs requests as one QueryBatch and decodes each one's hits.
+func (s *Store) batch(ctx context.Context, what string, reqs ...*qdrant.QueryPoints) ([][]store.Hit, error) {
+	cctx, cancel := s.callCtx(ctx)
+	defer cancel()
+	res, err := s.client.QueryBatch(cctx, &qdrant.QueryBatchPoints{
+		CollectionName: s.collection,
+		QueryPoints:    reqs,
+	})
+	if err != nil {
+		return nil, s.wrap(err, "%s in %s", what, s.collection)
+	}
+	if len(res) != len(reqs) {
+		return nil, fmt.Errorf("%s in %s: %d batch results, want %d", what, s.collection, len(res), len(reqs))
+	}
+	out := make([][]store.Hit, len(res))
+	for i, r := range res {
+		if out[i], err = decodeHits(what, r.GetResult()); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// mergeChunkHits merges the dense hits with the chunk multivector's (whose
+// scores are the best of a long memory's chunks and its dense vector):
+// each memory once, with its better score, best first (ties by id), at
+// most k. The top k by that score is within the two lists' top k.
+func mergeChunkHits(k int, dense, chunks []store.Hit) []store.Hit {
+	at := make(map[string]int, len(dense)+len(chunks))
+	out := make([]store.Hit, 0, len(dense)+len(chunks))
+	for _, h := range slices.Concat(dense, chunks) {
+		if i, ok := at[h.Memory.ID]; ok {
+			out[i].Score = max(out[i].Score, h.Score)
+			continue
+		}
+		at[h.Memory.ID] = len(out)
+		out = append(out, h)
+	}
+	slices.SortStableFunc(out, func(a, b store.Hit) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Memory.ID, b.Memory.ID)
+	})
+	return out[:min(k, len(out))]
 }
 
 // SearchText ranks the tenant's memories matching q.Filter by BM25: the
@@ -49,7 +127,8 @@ func (s *Store) SearchHybrid(ctx context.Context, q store.HybridQuery) (dense, l
 		return nil, nil, err
 	}
 	what := "hybrid search tenant " + q.Tenant
-	dreq, err := s.denseRequest(store.Query{Tenant: q.Tenant, Vector: q.Vector, K: q.K, Filter: q.Filter})
+	dq := store.Query{Tenant: q.Tenant, Vector: q.Vector, K: q.K, Filter: q.Filter, Chunks: q.Chunks}
+	dreq, err := s.denseRequest(dq)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -57,27 +136,28 @@ func (s *Store) SearchHybrid(ctx context.Context, q store.HybridQuery) (dense, l
 	if err != nil {
 		return nil, nil, err
 	}
-	if treq == nil {
+	reqs := []*qdrant.QueryPoints{dreq}
+	if treq != nil {
+		reqs = append(reqs, treq)
+	}
+	creq := s.chunkRequest(dq, dreq)
+	if creq != nil {
+		reqs = append(reqs, creq)
+	}
+	if len(reqs) == 1 {
 		dense, err = s.query(ctx, what, dreq)
 		return dense, nil, err
 	}
-	cctx, cancel := s.callCtx(ctx)
-	defer cancel()
-	res, err := s.client.QueryBatch(cctx, &qdrant.QueryBatchPoints{
-		CollectionName: s.collection,
-		QueryPoints:    []*qdrant.QueryPoints{dreq, treq},
-	})
+	res, err := s.batch(ctx, what, reqs...)
 	if err != nil {
-		return nil, nil, s.wrap(err, "%s in %s", what, s.collection)
-	}
-	if len(res) != 2 {
-		return nil, nil, fmt.Errorf("%s in %s: %d batch results, want 2", what, s.collection, len(res))
-	}
-	if dense, err = decodeHits(what, res[0].GetResult()); err != nil {
 		return nil, nil, err
 	}
-	if lex, err = decodeHits(what, res[1].GetResult()); err != nil {
-		return nil, nil, err
+	dense = res[0]
+	if treq != nil {
+		lex = res[1]
+	}
+	if creq != nil {
+		dense = mergeChunkHits(q.K, dense, res[len(res)-1])
 	}
 	return dense, lex, nil
 }
@@ -105,7 +185,7 @@ func (s *Store) denseRequest(q store.Query) (*qdrant.QueryPoints, error) {
 		Filter:         toFilter(q.Tenant, q.Filter),
 		Limit:          qdrant.PtrOf(uint64(q.K)),
 		WithPayload:    qdrant.NewWithPayload(true),
-		WithVectors:    withDense(),
+		WithVectors:    s.withVectors(),
 	}, nil
 }
 
@@ -129,7 +209,7 @@ func (s *Store) textRequest(q store.TextQuery) (*qdrant.QueryPoints, error) {
 		Filter:         toFilter(q.Tenant, q.Filter),
 		Limit:          qdrant.PtrOf(uint64(q.K)),
 		WithPayload:    qdrant.NewWithPayload(true),
-		WithVectors:    withDense(),
+		WithVectors:    s.withVectors(),
 	}, nil
 }
 

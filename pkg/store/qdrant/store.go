@@ -21,6 +21,11 @@ import (
 const (
 	denseVector  = "dense"
 	sparseVector = "bm25"
+	// chunkVector is a multivector compared by MAX_SIM: a long memory's
+	// chunk vectors followed by its dense vector, so that a one-vector
+	// query scores it by the best of them (store.Query.Chunks).
+	// Collections created before it have none; see Store.chunks.
+	chunkVector = "chunks"
 )
 
 // Store is a store.Store over one Qdrant collection (one embedding model).
@@ -29,8 +34,12 @@ type Store struct {
 	client     *qdrant.Client
 	collection string
 	dim        int
-	log        *slog.Logger
-	closed     atomic.Bool
+	// chunks says the collection has chunkVector. Without it chunk vectors
+	// are validated but not kept, and Chunks searches score by the dense
+	// vector alone.
+	chunks bool
+	log    *slog.Logger
+	closed atomic.Bool
 }
 
 var _ store.Store = (*Store)(nil)

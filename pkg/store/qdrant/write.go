@@ -69,6 +69,17 @@ func (s *Store) point(m memory.Memory) (*qdrant.PointStruct, error) {
 			return nil, err
 		}
 		vectors[denseVector] = qdrant.NewVectorDense(v)
+		chunks, err := store.NormalizedChunks(v, m.ChunkVectors)
+		if err != nil {
+			return nil, err
+		}
+		if len(chunks) > 0 && s.chunks {
+			vectors[chunkVector] = qdrant.NewVectorMulti(append(chunks, v))
+		}
+	} else if len(m.ChunkVectors) > 0 {
+		if _, err := store.NormalizedChunks(nil, m.ChunkVectors); err != nil {
+			return nil, err
+		}
 	}
 	if lex := lexical.MemoryVector(m); lex.Len() > 0 {
 		vectors[sparseVector] = qdrant.NewVectorSparse(lex.Indices, lex.Values)

@@ -86,6 +86,9 @@ func precheck(mems []memory.Memory) error {
 				return fmt.Errorf("memories[%d] %s: vector[%d] is not a finite number: %w", i, m.ID, j, memory.ErrInvalid)
 			}
 		}
+		if _, err := store.NormalizedChunks(m.Vector, m.ChunkVectors); err != nil {
+			return fmt.Errorf("memories[%d] %s: %w", i, m.ID, err)
+		}
 		if len(m.Vector) == 0 {
 			continue
 		}

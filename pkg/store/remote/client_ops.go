@@ -20,7 +20,7 @@ func (c *Client) Get(ctx context.Context, tenant, id string) (memory.Memory, err
 // back in chunks.
 func (c *Client) Search(ctx context.Context, q store.Query) ([]store.Hit, error) {
 	var res searchResult
-	req := searchRequest{Tenant: q.Tenant, Vector: q.Vector, K: q.K, Filter: q.Filter}
+	req := searchRequest{Tenant: q.Tenant, Vector: q.Vector, K: q.K, Filter: q.Filter, Chunks: q.Chunks}
 	if err := c.call(ctx, opSearch, req, &res); err != nil {
 		return nil, err
 	}
@@ -74,7 +74,7 @@ func (c *Client) scroll(ctx context.Context, tenant string, f store.Filter, noVe
 		for _, w := range page.Memories {
 			m := w.memory()
 			if noVectors {
-				m.Vector = nil
+				m.Vector, m.ChunkVectors = nil, nil
 			}
 			if err := fn(m); err != nil {
 				return err

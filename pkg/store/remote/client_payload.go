@@ -20,7 +20,7 @@ func (c *Client) UpdatePayload(ctx context.Context, tenant string, mems []memory
 	}
 	items := make([][]byte, len(mems))
 	for i, m := range mems {
-		m.Vector = nil
+		m.Vector, m.ChunkVectors = nil, nil
 		b, err := json.Marshal(toWire(m))
 		if err != nil {
 			return fmt.Errorf("remote store update payload: encode memories[%d] %s: %w", i, m.ID, err)

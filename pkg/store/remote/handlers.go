@@ -88,7 +88,7 @@ func (s *Server) search(ctx context.Context, data []byte) (any, error) {
 	if err := decodeRequest(opSearch, data, &req); err != nil {
 		return nil, err
 	}
-	hits, err := s.st.Search(ctx, store.Query{Tenant: req.Tenant, Vector: req.Vector, K: req.K, Filter: req.Filter})
+	hits, err := s.st.Search(ctx, store.Query{Tenant: req.Tenant, Vector: req.Vector, K: req.K, Filter: req.Filter, Chunks: req.Chunks})
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +137,7 @@ func (s *Server) scroll(ctx context.Context, data []byte) (any, error) {
 			return full
 		}
 		if req.NoVectors {
-			m.Vector = nil
+			m.Vector, m.ChunkVectors = nil, nil
 		}
 		out.Memories = append(out.Memories, toWire(m))
 		return nil

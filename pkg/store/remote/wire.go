@@ -37,17 +37,34 @@ type envelope struct {
 }
 
 // wireMemory is a memory whose vector travels as base64: the outer Vector
-// field shadows memory.Memory's for encoding/json.
+// field shadows memory.Memory's for encoding/json. Its chunk vectors, which
+// memory.Memory never encodes, travel beside it the same way.
 type wireMemory struct {
 	memory.Memory
-	Vector vector `json:"vector,omitempty"`
+	Vector       vector   `json:"vector,omitempty"`
+	ChunkVectors []vector `json:"chunk_vectors,omitempty"`
 }
 
-func toWire(m memory.Memory) wireMemory { return wireMemory{Memory: m, Vector: m.Vector} }
+func toWire(m memory.Memory) wireMemory {
+	w := wireMemory{Memory: m, Vector: m.Vector}
+	if len(m.ChunkVectors) > 0 {
+		w.ChunkVectors = make([]vector, len(m.ChunkVectors))
+		for i, c := range m.ChunkVectors {
+			w.ChunkVectors[i] = c
+		}
+	}
+	return w
+}
 
 func (w wireMemory) memory() memory.Memory {
 	m := w.Memory
 	m.Vector = []float32(w.Vector)
+	if len(w.ChunkVectors) > 0 {
+		m.ChunkVectors = make([][]float32, len(w.ChunkVectors))
+		for i, c := range w.ChunkVectors {
+			m.ChunkVectors[i] = c
+		}
+	}
 	return m
 }
 
@@ -95,6 +112,9 @@ type searchRequest struct {
 	Vector vector       `json:"vector"`
 	K      int          `json:"k"`
 	Filter store.Filter `json:"filter"`
+	// Chunks is store.Query.Chunks; a server that predates it scores by
+	// the vectors alone.
+	Chunks bool `json:"chunks,omitempty"`
 }
 
 type searchTextRequest struct {

@@ -224,6 +224,18 @@ func checkMemory(t *testing.T, what string, got, want memory.Memory) {
 			}
 		}
 	}
+	if len(got.ChunkVectors) != len(want.ChunkVectors) {
+		t.Errorf("%s: %d chunk vectors, want %d", what, len(got.ChunkVectors), len(want.ChunkVectors))
+	} else {
+		for k := range got.ChunkVectors {
+			g, w := got.ChunkVectors[k], want.ChunkVectors[k]
+			if len(g) != len(w) {
+				t.Errorf("%s: chunk vector %d has %d dims, want %d", what, k, len(g), len(w))
+			} else if c := cosine(g, w); c < 1-1e-5 {
+				t.Errorf("%s: chunk vector %d differs (cosine %.6f)", what, k, c)
+			}
+		}
+	}
 	g, w := normalForm(got), normalForm(want)
 	gr, wr := reflect.ValueOf(g), reflect.ValueOf(w)
 	for i := range gr.NumField() {
@@ -236,7 +248,7 @@ func checkMemory(t *testing.T, what string, got, want memory.Memory) {
 // normalForm drops the vector and puts times in UTC without monotonic
 // readings, so that DeepEqual compares instants.
 func normalForm(m memory.Memory) memory.Memory {
-	m.Vector = nil
+	m.Vector, m.ChunkVectors = nil, nil
 	utc := func(t time.Time) time.Time { return t.Round(0).UTC() }
 	m.CreatedAt, m.ModifiedAt = utc(m.CreatedAt), utc(m.ModifiedAt)
 	m.LastAccessed, m.ValidFrom = utc(m.LastAccessed), utc(m.ValidFrom)

@@ -54,6 +54,8 @@ func Run(t *testing.T, h Harness) {
 		{"Delete", testDelete},
 		{"UpdatePayload", testUpdatePayload},
 		{"Hybrid", testHybrid},
+		{"ChunkVectors", testChunkVectors},
+		{"ChunkVectorsInvalid", testChunkVectorsInvalid},
 		{"ScrollOrder", testScrollOrder},
 		{"ScrollEarlyStop", testScrollEarlyStop},
 		{"ScrollMeta", testScrollMeta},
