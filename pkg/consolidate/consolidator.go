@@ -80,9 +80,11 @@ type Consolidator struct {
 }
 
 // Vectors embeds memories the way the embedder stores them
-// (embedder.Vectorizer): the epoch embeds the memories it makes.
+// (embedder.Vectorizer): the epoch embeds the memories it makes, a long
+// one by its chunks too.
 type Vectors interface {
-	Vectors(ctx context.Context, mems []memory.Memory) ([][]float32, error)
+	// Fill sets each memory's vector and, for long content, its chunks'.
+	Fill(ctx context.Context, mems []memory.Memory) error
 }
 
 // Journal receives every operation of every epoch, applied or refused,

@@ -316,3 +316,30 @@ func TestCheckMerged(t *testing.T) {
 		}
 	}
 }
+
+// A memory an epoch makes is embedded the way the embedder embeds one: a
+// long merged statement by its chunks too, so recall finds it by its parts.
+func TestMadeMemoryLongGetsChunkVectors(t *testing.T) {
+	f := newFixture(t, llm.LevelAuto)
+	var long strings.Builder
+	long.WriteString("The CI pipeline runs on GitHub Actions with Go 1.26 and caches modules.")
+	for i := range 60 {
+		fmt.Fprintf(&long, " Step %d of the release checklist verifies artefact number %d before it is promoted.", i, i*7)
+	}
+	f.llm.Handle(script{
+		triage: func(u string) any { return everyHandle(u, "action", "keep") },
+		gate:   func(u string) any { return everyHandle(u, "decision", "reject") },
+		merge:  func(string) any { return map[string]any{"merge": true, "merged": long.String()} },
+	}.handle)
+	a := f.mem("The CI pipeline runs on GitHub Actions with Go 1.26", memory.TypeFact, memory.SourceTurn)
+	b := f.mem("The CI pipeline runs on GitHub Actions with Go 1.26 and caches modules", memory.TypeFact, memory.SourceTurn)
+	a.Layer, b.Layer = memory.LayerWorking, memory.LayerWorking
+	f.put(t, a, b)
+	if ev := f.epoch(t); ev.Merged != 1 {
+		t.Fatalf("merged %d, want 1", ev.Merged)
+	}
+	m := f.get(t, f.get(t, a.ID).SupersededBy)
+	if len(m.Content) < 3000 || len(m.Vector) == 0 || len(m.ChunkVectors) < 2 {
+		t.Fatalf("merged memory of %d chars: vector %d, %d chunk vectors; want a vector and its chunks'", len(m.Content), len(m.Vector), len(m.ChunkVectors))
+	}
+}

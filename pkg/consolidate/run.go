@@ -261,12 +261,10 @@ func (r *run) commit(ctx context.Context) error {
 			r.created[i].Epoch = r.seq
 		}
 		if r.c.vectors != nil {
-			vecs, err := r.c.vectors.Vectors(ctx, r.created)
-			if err != nil {
+			if err := r.c.vectors.Fill(ctx, r.created); err != nil {
 				return fmt.Errorf("embed memories made by the epoch of %s: %w", r.tenant, err)
 			}
 			for i := range r.created {
-				r.created[i].Vector = vecs[i]
 				r.created[i].EmbeddingModel = r.c.vectorModel
 			}
 		}
