@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,6 +39,11 @@ type Bus struct {
 	closeErr  error
 
 	connErr atomic.Pointer[error] // the last failed (re)connect attempt
+	// diskRefused holds the subject families (recollect.conv, ...) whose
+	// publish failed on a full disk; the next publish of a family that
+	// succeeds clears it. While one is held the bus is not ready.
+	diskRefused sync.Map
+	diskSeen    sync.Map // families ever refused on a full disk
 }
 
 // lastConnectErr is why the last connect attempt failed, if one did.
@@ -182,7 +188,14 @@ func (b *Bus) Ready(ctx context.Context) error {
 		return fmt.Errorf("%w: nats connection %s", ErrUnavailable, st)
 	}
 	if _, err := b.js.AccountInfo(ctx); err != nil {
-		return fmt.Errorf("jetstream account info: %w", classify(err))
+		return b.explain(fmt.Errorf("jetstream account info: %w", classify(err)))
+	}
+	if why, full := b.diskFull(); full {
+		return fmt.Errorf("%w: %s in %s", ErrUnavailable, why, filepath.Join(b.cfg.DataDir, "nats"))
+	}
+	if b.refusedOnFullDisk() {
+		return fmt.Errorf("%w: the queue's store refused writes after a full disk and none has succeeded since; "+
+			"if space is back and this persists, restart the process (the embedded store keeps its write error)", ErrUnavailable)
 	}
 	return nil
 }

@@ -39,6 +39,8 @@ func (b *Bus) Publish(ctx context.Context, m Msg) error {
 	_, err := b.js.PublishMsg(ctx, b.natsMsg(ctx, m))
 	if err != nil {
 		err = fmt.Errorf("publish %s: %w", m.Subject, classify(err))
+	}
+	if err = b.explain(err, m.Subject); err != nil {
 		span.RecordError(err)
 		span.SetStatus(codes.Error, err.Error())
 	}
@@ -82,7 +84,11 @@ func (b *Bus) PublishBatch(ctx context.Context, ms []Msg) error {
 			}
 		}
 	}
-	if first != nil {
+	subjects := make([]string, len(ms))
+	for i, m := range ms {
+		subjects[i] = m.Subject
+	}
+	if first = b.explain(first, subjects...); first != nil {
 		span.RecordError(first)
 		span.SetStatus(codes.Error, first.Error())
 	}

@@ -120,8 +120,20 @@ func TestDiskFull(t *testing.T) {
 	if refused == 0 {
 		t.Fatalf("no write was refused on a full disk")
 	}
-	names := strings.Contains(strings.ToLower(lastRefusal), "space") || strings.Contains(strings.ToLower(lastRefusal), "disk")
-	t.Logf("full disk: %d of 10 refused; the refusal names disk space: %v (%s)", refused, names, lastRefusal)
+	if !strings.Contains(strings.ToLower(lastRefusal), "disk full") {
+		t.Errorf("the refusal on a full disk does not name it: %s", lastRefusal)
+	}
+	t.Logf("full disk: %d of 10 refused (%s)", refused, lastRefusal)
+	// Operators see it: the process is not ready, and says why.
+	if resp, err := http.Get(p.url() + "/readyz"); err != nil {
+		t.Errorf("readyz on a full disk: %v", err)
+	} else {
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK || !strings.Contains(string(body), "disk full") {
+			t.Errorf("readyz on a full disk answered %d %s, want not ready naming the full disk", resp.StatusCode, body)
+		}
+	}
 
 	// Space returns: the same ids are resent until accepted.
 	if err := os.Remove(filler); err != nil {
@@ -140,6 +152,14 @@ func TestDiskFull(t *testing.T) {
 				t.Fatalf("event %d still refused after space returned and a restart: %d %s", i, code, body)
 			}
 			t.Logf("writes still refused %s after space returned (%s); restarting the server", 20*time.Second, body)
+			// Readiness says so, and what to do.
+			if resp, err := http.Get(p.url() + "/readyz"); err == nil {
+				rb, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode == http.StatusOK || !strings.Contains(string(rb), "restart the process") {
+					t.Errorf("readyz while writes fail after a full disk answered %d %s, want not ready asking for a restart", resp.StatusCode, rb)
+				}
+			}
 			p.stop(syscall.SIGTERM)
 			p.start(t)
 			restarted = true
