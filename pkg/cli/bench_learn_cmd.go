@@ -4,10 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,10 +12,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/recollect-dev/recollect/pkg/app"
-	"github.com/recollect-dev/recollect/pkg/store/local"
 )
 
 // LearnRun is one phase of `recollect bench learn`: learns with wait=true
@@ -123,38 +118,12 @@ func BenchLearn(ctx context.Context, opt LearnOptions) (LearnResult, error) {
 	if opt.Memories < 1 || opt.Learns < 1 || opt.Duplicates < 0 || len(opt.Writers) == 0 {
 		return LearnResult{}, errNeed("memories, learns and writers >= 1, duplicates >= 0")
 	}
-	dir, err := os.MkdirTemp("", "recollect-bench-learn-")
-	if err != nil {
-		return LearnResult{}, err
-	}
-	defer os.RemoveAll(dir)
-	log := slog.New(slog.DiscardHandler)
 	c := newCorpus(1)
-	s, err := local.Open(filepath.Join(dir, "store"), local.WithLogger(log))
-	if err != nil {
-		return LearnResult{}, fmt.Errorf("open store to fill: %w", err)
-	}
-	if _, err := fillStore(ctx, s, c, opt.Memories); err != nil {
-		s.Close()
-		return LearnResult{}, err
-	}
-	if err := s.Close(); err != nil {
-		return LearnResult{}, fmt.Errorf("close filled store: %w", err)
-	}
-	var cfg app.Config
-	fs := pflag.NewFlagSet("bench", pflag.ContinueOnError)
-	cfg.RegisterFlags(fs, app.TargetQuery)
-	cfg.DataDir = dir
-	cfg.Web.Addr = "127.0.0.1:0"
-	cfg.Targets = []string{app.TargetQuery, app.TargetExtractor, app.TargetEmbedder}
-	a, err := app.New(cfg, log)
+	a, _, stop, err := benchApp(ctx, "learn", c, opt.Memories, app.TargetQuery, app.TargetExtractor, app.TargetEmbedder)
 	if err != nil {
 		return LearnResult{}, err
 	}
-	if err := a.Start(ctx); err != nil {
-		return LearnResult{}, err
-	}
-	defer func() { _ = a.Stop(context.WithoutCancel(ctx)) }()
+	defer stop()
 
 	maxWriters := 1
 	for _, n := range opt.Writers {

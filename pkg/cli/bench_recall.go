@@ -6,21 +6,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"math/rand/v2"
 	"net/http"
-	"os"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/recollect-dev/recollect/pkg/app"
-	"github.com/recollect-dev/recollect/pkg/store/local"
 )
 
 // RecallResult is what `recollect bench recall --json` prints.
@@ -133,42 +128,16 @@ func BenchRecall(ctx context.Context, opt RecallOptions) (RecallResult, error) {
 	if opt.Tenants < 1 || opt.Memories < opt.Tenants || opt.Queries < 1 || opt.Clients < 1 || opt.SingleQueries < 1 || opt.K < 1 || opt.LearnWaits < 0 {
 		return RecallResult{}, errNeed("memories >= tenants >= 1, queries, clients, single-queries, k >= 1 and learn-waits >= 0")
 	}
-	dir, err := os.MkdirTemp("", "recollect-bench-recall-")
-	if err != nil {
-		return RecallResult{}, err
-	}
-	defer os.RemoveAll(dir)
-	log := slog.New(slog.DiscardHandler)
 	c := newCorpus(opt.Tenants)
-	// The app keeps its local store in <data-dir>/store.
-	s, err := local.Open(filepath.Join(dir, "store"), local.WithLogger(log))
-	if err != nil {
-		return RecallResult{}, fmt.Errorf("open store to fill: %w", err)
-	}
-	if _, err := fillStore(ctx, s, c, opt.Memories); err != nil {
-		s.Close()
-		return RecallResult{}, err
-	}
-	if err := s.Close(); err != nil {
-		return RecallResult{}, fmt.Errorf("close filled store: %w", err)
-	}
-
-	var cfg app.Config
-	fs := pflag.NewFlagSet("bench", pflag.ContinueOnError)
-	cfg.RegisterFlags(fs, app.TargetQuery)
-	cfg.DataDir = dir
-	cfg.Web.Addr = "127.0.0.1:0"
+	targets := []string{app.TargetQuery}
 	if opt.LearnWaits > 0 { // a learn is stored by the extractor and the embedder
-		cfg.Targets = []string{app.TargetQuery, app.TargetExtractor, app.TargetEmbedder}
+		targets = append(targets, app.TargetExtractor, app.TargetEmbedder)
 	}
-	a, err := app.New(cfg, log)
+	a, cfg, stop, err := benchApp(ctx, "recall", c, opt.Memories, targets...)
 	if err != nil {
 		return RecallResult{}, err
 	}
-	if err := a.Start(ctx); err != nil {
-		return RecallResult{}, err
-	}
-	defer func() { _ = a.Stop(context.WithoutCancel(ctx)) }()
+	defer stop()
 
 	total := opt.SingleQueries + opt.Queries
 	bodies := make([][]byte, total)
