@@ -44,7 +44,7 @@ func newMarkup() *markup {
 		// Inline script, frames, event handlers, and images that would
 		// carry data out in their query; a page loading a library
 		// ("<script src=…>") or showing a picture is ordinary markup.
-		activeHTML: re(`<\s*script\b(?:[^>s]|s(?:[^r]|r[^c]))*>|<\s*(?:iframe|object|embed)\b|<\s*img\b[^>]*\bsrc\s*=\s*["']?https?:[^"'\s>]*\?[^"'\s>]*=|\bon(?:error|load|click|mouseover)\s*=`),
+		activeHTML: re(`<\s*script\b(?:[^>s]|s(?:[^r]|r[^c]))*>|<\s*(?:iframe|object|embed)\b|<\s*img\b[^>]*\bsrc\s*=\s*["']?https?:[^"'\s>]*\?[^"'\s>]*=|\bon(?:error|load|click|mouseover)\s*=\s*[^\s{]`),
 		mdComment:  re(`(?:^|\s)\[(?://|comment|_|#)\]:\s*(?:#|<>)`),
 		mdImage:    re(`!\[[^\]]*\]\(\s*https?://[^)\s]*\?[^)\s]*=`),
 		urlTmpl: re(`https?://[^\s"'<>)\]]*(?:\[(?:data|secret|info|conversation|chat|history|memory|key|token|password|message|user)[^\]]*\]|` +
