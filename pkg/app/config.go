@@ -47,13 +47,16 @@ const (
 
 // Config is a process's whole configuration.
 type Config struct {
-	Targets      []string
-	DataDir      string
-	LogLevel     string
-	LogFormat    string
-	Insecure     bool
-	StoreBackend string
-	QdrantAddr   string
+	Targets   []string
+	DataDir   string
+	LogLevel  string
+	LogFormat string
+	Insecure  bool
+	// EmbedIntegerProducts runs the built-in model with integer products
+	// (faster, approximate: see minilm.IntegerProducts).
+	EmbedIntegerProducts bool
+	StoreBackend         string
+	QdrantAddr           string
 
 	Web         web.Config
 	Auth        auth.Config
@@ -90,6 +93,7 @@ func (c *Config) RegisterFlags(fs *pflag.FlagSet, fixedTarget string) {
 	fs.StringVar(&c.DataDir, "data-dir", "./data", "directory for the embedded NATS store, the local memory store and the local usage and audit logs")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.StringVar(&c.LogFormat, "log-format", "auto", "log format on stderr: auto (text on a terminal, JSON otherwise), text, json")
+	fs.BoolVar(&c.EmbedIntegerProducts, "embed-integer-products", false, "run the built-in model with 9-bit weights and integer products: about a third less CPU per query, vectors within cosine 0.9999 of the exact ones (mixable with them); off keeps the exact model")
 	fs.BoolVar(&c.Insecure, "insecure", false, "serve the API without API keys on a non-loopback listener or from a split ingest/query process")
 	fs.StringVar(&c.StoreBackend, "store", StoreAuto, "memory store: auto (qdrant when --qdrant-addr is set, local in one process, else remote), local, remote (the store target of another process, over NATS), qdrant")
 	fs.StringVar(&c.QdrantAddr, "qdrant-addr", "", "Qdrant gRPC address host:port for the distributed memory store")

@@ -253,7 +253,11 @@ func (a *App) initModel(ctx context.Context) (modules.Service, error) {
 		a.model = wrap(remote)
 		a.queryModel = wrap(remote.For("query"))
 	} else {
-		m, err := minilm.Load()
+		var opts []minilm.Option
+		if a.cfg.EmbedIntegerProducts {
+			opts = append(opts, minilm.IntegerProducts())
+		}
+		m, err := minilm.Load(opts...)
 		if err != nil {
 			return nil, fmt.Errorf("load embedding model: %w", err)
 		}
