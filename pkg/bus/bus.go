@@ -43,7 +43,8 @@ type Bus struct {
 	// publish failed on a full disk; the next publish of a family that
 	// succeeds clears it. While one is held the bus is not ready.
 	diskRefused sync.Map
-	diskSeen    sync.Map // families ever refused on a full disk
+	diskSeen    sync.Map    // families ever refused on a full disk
+	diskEver    atomic.Bool // diskSeen holds anything: publishes skip the bookkeeping until then
 }
 
 // lastConnectErr is why the last connect attempt failed, if one did.

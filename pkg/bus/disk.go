@@ -39,8 +39,10 @@ func (b *Bus) explain(err error, subjects ...string) error {
 		return err
 	}
 	if err == nil {
-		for _, s := range subjects {
-			b.diskRefused.Delete(subjectFamily(s))
+		if b.diskEver.Load() { // nothing to clear until a full disk was seen
+			for _, s := range subjects {
+				b.diskRefused.Delete(subjectFamily(s))
+			}
 		}
 		return nil
 	}
@@ -48,6 +50,7 @@ func (b *Bus) explain(err error, subjects ...string) error {
 		return err
 	}
 	if why, full := b.diskFull(); full {
+		b.diskEver.Store(true)
 		for _, s := range subjects {
 			b.diskSeen.Store(subjectFamily(s), true)
 			b.diskRefused.Store(subjectFamily(s), true)

@@ -84,9 +84,12 @@ func (b *Bus) PublishBatch(ctx context.Context, ms []Msg) error {
 			}
 		}
 	}
-	subjects := make([]string, len(ms))
-	for i, m := range ms {
-		subjects[i] = m.Subject
+	var subjects []string
+	if first != nil || b.diskEver.Load() { // the disk bookkeeping needs them
+		subjects = make([]string, len(ms))
+		for i, m := range ms {
+			subjects[i] = m.Subject
+		}
 	}
 	if first = b.explain(first, subjects...); first != nil {
 		span.RecordError(first)
