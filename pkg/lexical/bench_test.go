@@ -21,6 +21,18 @@ func BenchmarkTerms(b *testing.B) {
 	b.ReportMetric(float64(len(Terms(benchText)))*float64(b.N)/b.Elapsed().Seconds(), "terms/s")
 }
 
+// BenchmarkAnyTermMiss is recall's check that a dense-only hit shares no
+// term with the query: the whole text is read.
+func BenchmarkAnyTermMiss(b *testing.B) {
+	b.SetBytes(int64(len(benchText)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if AnyTerm(benchText, func(t string) bool { return t == "absent" }) {
+			b.Fatal("found")
+		}
+	}
+}
+
 func BenchmarkVector(b *testing.B) {
 	b.SetBytes(int64(len(benchText)))
 	b.ReportAllocs()

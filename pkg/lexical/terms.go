@@ -23,33 +23,52 @@ func Terms(text string) []string {
 // appendTerms appends text's terms to dst.
 func appendTerms(dst []string, text string) []string {
 	for i := 0; i < len(text); {
-		r, n := utf8.DecodeRuneInString(text[i:])
-		switch {
-		case isCJK(r):
-			j := i + n
-			for j < len(text) {
-				r, n := utf8.DecodeRuneInString(text[j:])
-				if !isCJK(r) {
-					break
-				}
-				j += n
-			}
-			dst = appendBigrams(dst, text[i:j])
-			i = j
-		case isWordRune(r):
-			j, joined := scanWord(text, i)
-			if term, end, ok := symbolWord(text, i, j); ok {
-				dst = append(dst, term)
-				j = end
-			} else {
-				dst = appendWord(dst, text[i:j], joined)
-			}
-			i = j
-		default:
-			i += n
-		}
+		dst, i = appendNext(dst, text, i)
 	}
 	return dst
+}
+
+// AnyTerm reports whether one of text's terms (those Terms returns)
+// satisfies has. It reads text token by token and stops at the first match,
+// without building the list.
+func AnyTerm(text string, has func(term string) bool) bool {
+	var buf [8]string
+	for i := 0; i < len(text); {
+		var ts []string
+		ts, i = appendNext(buf[:0], text, i)
+		for _, t := range ts {
+			if has(t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// appendNext appends the terms of the token starting at byte i of text (none
+// for a separator) and returns where the next token starts.
+func appendNext(dst []string, text string, i int) ([]string, int) {
+	r, n := utf8.DecodeRuneInString(text[i:])
+	switch {
+	case isCJK(r):
+		j := i + n
+		for j < len(text) {
+			r, n := utf8.DecodeRuneInString(text[j:])
+			if !isCJK(r) {
+				break
+			}
+			j += n
+		}
+		return appendBigrams(dst, text[i:j]), j
+	case isWordRune(r):
+		j, joined := scanWord(text, i)
+		if term, end, ok := symbolWord(text, i, j); ok {
+			return append(dst, term), end
+		}
+		return appendWord(dst, text[i:j], joined), j
+	default:
+		return dst, i + n
+	}
 }
 
 // scanWord returns where the word starting at i ends: word runes, joined by

@@ -56,6 +56,7 @@ func TestTerms(t *testing.T) {
 			if got := Terms(tc.text); !slices.Equal(got, tc.want) {
 				t.Errorf("Terms(%q)\n got %q\nwant %q", tc.text, got, tc.want)
 			}
+			checkAnyTerm(t, tc.text, tc.want)
 		})
 	}
 }
@@ -83,7 +84,26 @@ func FuzzTerms(f *testing.F) {
 		if again := Terms(text); !slices.Equal(terms, again) {
 			t.Fatalf("Terms(%q) is not deterministic: %q then %q", text, terms, again)
 		}
+		checkAnyTerm(t, text, terms)
 	})
+}
+
+// checkAnyTerm checks AnyTerm against the list of text's terms: it finds
+// each of them, visits them in order, and finds nothing else.
+func checkAnyTerm(t *testing.T, text string, terms []string) {
+	t.Helper()
+	for _, want := range terms {
+		if !AnyTerm(text, func(term string) bool { return term == want }) {
+			t.Fatalf("AnyTerm(%q) does not find its term %q", text, want)
+		}
+	}
+	var seen []string
+	if AnyTerm(text, func(term string) bool { seen = append(seen, term); return false }) {
+		t.Fatalf("AnyTerm(%q) reported a match no term made", text)
+	}
+	if !slices.Equal(seen, terms) {
+		t.Fatalf("AnyTerm(%q) visited %q, Terms gives %q", text, seen, terms)
+	}
 }
 
 func TestStopwordsAreNormalized(t *testing.T) {

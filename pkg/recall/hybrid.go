@@ -126,12 +126,7 @@ func sharesTerm(content string, queryTerms map[string]bool) bool {
 	if len(queryTerms) == 0 {
 		return true
 	}
-	for _, t := range lexical.Terms(content) {
-		if queryTerms[t] {
-			return true
-		}
-	}
-	return false
+	return lexical.AnyTerm(content, func(t string) bool { return queryTerms[t] })
 }
 
 func cosine(a, b []float32) float64 {
