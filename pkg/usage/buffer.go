@@ -2,6 +2,9 @@ package usage
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sync"
@@ -21,9 +24,12 @@ type Writer interface {
 // bounded in-memory queue, and a background loop writes batches, retrying
 // with backoff while the backend is down. A backend outage therefore never
 // slows model calls down, and loses nothing until the queue is full.
+// With a spool (NewSpooled) every queued record is also on disk, so a
+// process killed with kill -9 loses nothing: the next start replays it.
 type Buffered struct {
-	w Writer
-	o options
+	w  Writer
+	o  options
+	sp *spool // nil without a spool; guarded by mu
 
 	mu       sync.Mutex
 	queue    []Record // oldest first, from head; only the holder of sem removes
@@ -44,9 +50,10 @@ type Buffered struct {
 	closeOnce sync.Once
 	closeErr  error
 
-	written atomic.Int64
-	dropped atomic.Int64
-	failed  atomic.Int64
+	written  atomic.Int64
+	dropped  atomic.Int64
+	failed   atomic.Int64
+	replayed atomic.Int64
 }
 
 var _ Sink = (*Buffered)(nil)
@@ -54,13 +61,42 @@ var _ Sink = (*Buffered)(nil)
 // NewBuffered starts the background loop writing to w. Close stops it; the
 // caller still owns w.
 func NewBuffered(w Writer, opts ...Option) *Buffered {
+	b := newBuffered(w, opts)
+	go b.run()
+	return b
+}
+
+// NewSpooled is NewBuffered with the queue kept in a spool in dir as
+// well: records an earlier run left there (a kill -9, or a backend down at
+// Close) are queued first and written again; the backend counts each once
+// by its ID. Lines a crash cut in half are counted as dropped. Close keeps
+// what it cannot write in the spool instead of dropping it.
+func NewSpooled(w Writer, dir string, opts ...Option) (*Buffered, error) {
+	b := newBuffered(w, opts)
+	sp, found, err := openSpool(dir, b.o.batchSize, b.o.log)
+	if err != nil {
+		b.cancel()
+		return nil, err
+	}
+	b.sp = sp
+	b.queue = found.records
+	b.replayed.Store(int64(len(found.records)))
+	b.dropped.Add(int64(found.torn))
+	if len(found.records) > 0 || found.torn > 0 {
+		b.o.log.Info("usage spool replayed", "dir", dir, "records", len(found.records), "torn_lines_dropped", found.torn)
+	}
+	go b.run()
+	return b, nil
+}
+
+func newBuffered(w Writer, opts []Option) *Buffered {
 	o := defaultOptions()
 	for _, opt := range opts {
 		opt(&o)
 	}
 	o.batchSize = min(o.batchSize, o.capacity)
 	ctx, cancel := context.WithCancel(context.Background())
-	b := &Buffered{
+	return &Buffered{
 		w:      w,
 		o:      o,
 		sem:    make(chan struct{}, 1),
@@ -70,13 +106,23 @@ func NewBuffered(w Writer, opts ...Option) *Buffered {
 		cancel: cancel,
 		done:   make(chan struct{}),
 	}
-	go b.run()
-	return b
+}
+
+// newID is 128 random bits, unique per record across processes.
+func newID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // never fails: crypto/rand aborts the program instead
+	return hex.EncodeToString(b[:])
 }
 
 // Record queues r without waiting for the backend. A zero Time becomes now,
-// an empty Outcome OutcomeOK, and an empty TraceID the trace of ctx.
+// an empty Outcome OutcomeOK, an empty TraceID the trace of ctx and an
+// empty ID a fresh one. With a spool, r is in the spool file when Record
+// returns, or counted as dropped (disk full).
 func (b *Buffered) Record(ctx context.Context, r Record) {
+	if r.ID == "" {
+		r.ID = newID()
+	}
 	if r.Time.IsZero() {
 		r.Time = b.o.now()
 	}
@@ -88,17 +134,32 @@ func (b *Buffered) Record(ctx context.Context, r Record) {
 			r.TraceID = sc.TraceID().String()
 		}
 	}
+	var line []byte
+	if b.sp != nil {
+		var err error
+		if line, err = json.Marshal(r); err != nil {
+			b.drop(fmt.Sprintf("encode usage record: %v", err), r.Tenant)
+			return
+		}
+		line = append(line, '\n')
+	}
 	b.mu.Lock()
 	if b.closed || len(b.queue)-b.head >= b.o.capacity {
-		first := !b.dropping
-		b.dropping = true
 		closed := b.closed
 		b.mu.Unlock()
-		b.dropped.Add(1)
-		if first && !closed {
-			b.o.log.Warn("usage buffer full, dropping records", "capacity", b.o.capacity, "tenant", r.Tenant)
+		if closed {
+			b.dropped.Add(1)
+		} else {
+			b.drop("usage buffer full, dropping records", r.Tenant)
 		}
 		return
+	}
+	if b.sp != nil {
+		if err := b.sp.append(line); err != nil {
+			b.mu.Unlock()
+			b.drop(err.Error(), r.Tenant)
+			return
+		}
 	}
 	b.queue = append(b.queue, r)
 	full := len(b.queue)-b.head >= b.o.batchSize
@@ -111,9 +172,22 @@ func (b *Buffered) Record(ctx context.Context, r Record) {
 	}
 }
 
+// drop counts one lost record and logs the first of a run of drops.
+func (b *Buffered) drop(why, tenant string) {
+	b.dropped.Add(1)
+	b.mu.Lock()
+	first := !b.dropping
+	b.dropping = true
+	b.mu.Unlock()
+	if first {
+		b.o.log.Warn(why, "capacity", b.o.capacity, "tenant", tenant)
+	}
+}
+
 // Flush writes every record queued before the call, or returns the first
 // write error; records that were not written stay queued.
 func (b *Buffered) Flush(ctx context.Context) error {
+	b.syncSpool()
 	if err := b.flush(ctx); err != nil {
 		return fmt.Errorf("flush usage records: %w", err)
 	}
@@ -140,7 +214,13 @@ func (b *Buffered) Close() error {
 			<-b.done
 		}
 		b.cancel()
-		if err := b.flush(ctx); err != nil {
+		b.syncSpool()
+		err := b.flush(ctx)
+		if b.sp != nil {
+			b.closeSpool(err)
+			return
+		}
+		if err != nil {
 			b.sem <- struct{}{} // a concurrent Flush may be mid-batch
 			b.mu.Lock()
 			lost := len(b.queue) - b.head
@@ -154,9 +234,45 @@ func (b *Buffered) Close() error {
 	return b.closeErr
 }
 
+// closeSpool closes the spool after Close's final flush, which failed
+// with err (or not): what is left stays in the spool for the next start.
+func (b *Buffered) closeSpool(flushErr error) {
+	b.sem <- struct{}{} // a concurrent Flush may be mid-batch
+	b.mu.Lock()
+	left := b.sp.pending()
+	cerr := b.sp.close()
+	b.queue, b.head = nil, 0
+	b.mu.Unlock()
+	<-b.sem
+	if left > 0 {
+		b.o.log.Warn("usage backend unavailable at close; records kept in the spool for the next start",
+			"records", left, "dir", b.sp.dir, "err", flushErr)
+	}
+	if cerr != nil {
+		b.closeErr = fmt.Errorf("close usage buffer: %w", cerr)
+	}
+}
+
+// syncSpool fsyncs the spool's new records: group commit, once per flush.
+func (b *Buffered) syncSpool() {
+	if b.sp == nil {
+		return
+	}
+	b.mu.Lock()
+	err := b.sp.sync()
+	b.mu.Unlock()
+	if err != nil {
+		b.o.log.Warn("usage spool sync failed; records survive kill -9 but not a power failure", "err", err)
+	}
+}
+
 // Dropped is how many records were lost: refused because the queue was
-// full or the sink closed, or left unwritten by Close.
+// full, the sink closed or the spool could not take them (disk full), left
+// unwritten by Close without a spool, or cut in half by a crash.
 func (b *Buffered) Dropped() int64 { return b.dropped.Load() }
+
+// Replayed is how many records the spool held from an earlier run.
+func (b *Buffered) Replayed() int64 { return b.replayed.Load() }
 
 // Written is how many records the backend accepted.
 func (b *Buffered) Written() int64 { return b.written.Load() }
@@ -208,6 +324,9 @@ func (b *Buffered) writeBatch(ctx context.Context) (int, error) {
 	}
 	b.mu.Lock()
 	b.removeWritten(n)
+	if b.sp != nil {
+		b.sp.release(n)
+	}
 	b.dropping = false
 	b.mu.Unlock()
 	b.written.Add(int64(n))

@@ -21,6 +21,7 @@ func (b *Buffered) run() {
 		case <-timer.C:
 		case <-kick:
 		}
+		b.syncSpool()
 		err := b.flush(b.ctx)
 		switch {
 		case b.ctx.Err() != nil:

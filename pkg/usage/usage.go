@@ -15,6 +15,10 @@ const (
 
 // Record is one model call.
 type Record struct {
+	// ID names the record, so a backend given it twice (a batch replayed
+	// from the spool after a crash) counts it once. Buffered sets it;
+	// records without one are counted each time they are written.
+	ID           string        `json:"id,omitempty"`
 	Time         time.Time     `json:"time"`
 	Tenant       string        `json:"tenant"`
 	Component    string        `json:"component"` // embedder, extractor, consolidator, query, ...
