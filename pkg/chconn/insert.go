@@ -20,6 +20,9 @@ func (t *Table) Insert(ctx context.Context, columns string, n int, row func(i in
 	if n == 0 {
 		return nil
 	}
+	if err := t.Connect(ctx); err != nil {
+		return err
+	}
 	err := t.insert(ctx, columns, n, row)
 	var ex *ch.Exception
 	if errors.As(err, &ex) && ex.Code == codeUnknownTable {

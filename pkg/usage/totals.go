@@ -23,14 +23,23 @@ func (q Query) Match(r Record) bool {
 // (the local log); the zero value is ready to use.
 type Tally struct {
 	totals map[tallyKey]*Total
+	seen   map[string]struct{} // ids counted; a record written twice counts once
 }
 
 type tallyKey struct{ component, model string }
 
-// Add counts r.
+// Add counts r, unless a record with its ID was counted (a batch replayed
+// from the spool after a crash); records without an ID count each time.
 func (t *Tally) Add(r Record) {
 	if t.totals == nil {
 		t.totals = make(map[tallyKey]*Total)
+		t.seen = make(map[string]struct{})
+	}
+	if r.ID != "" {
+		if _, dup := t.seen[r.ID]; dup {
+			return
+		}
+		t.seen[r.ID] = struct{}{}
 	}
 	k := tallyKey{r.Component, r.Model}
 	tot, ok := t.totals[k]

@@ -38,6 +38,29 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	return &Store{t: t}, nil
 }
 
+// OpenLazy is Open without reaching the server: the table is created on
+// the first write or read, or by Connect. A process can so start, and
+// record usage into its buffer, while ClickHouse is down.
+func OpenLazy(cfg Config) (*Store, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	t, err := chconn.OpenLazy(cfg.DSN, cfg.table(), schema)
+	if err != nil {
+		return nil, fmt.Errorf("open clickhouse usage store: %w", err)
+	}
+	return &Store{t: t}, nil
+}
+
+// Connect reaches the server and creates the table unless that was done;
+// it fails while the server is down.
+func (s *Store) Connect(ctx context.Context) error {
+	if err := s.t.Connect(ctx); err != nil {
+		return fmt.Errorf("connect to the clickhouse usage store: %w", err)
+	}
+	return nil
+}
+
 // Close closes the connections.
 func (s *Store) Close() error {
 	return s.t.Close()
@@ -49,7 +72,7 @@ func (s *Store) Write(ctx context.Context, records []usage.Record) error {
 	err := s.t.Insert(ctx, columns, len(records), func(i int) []any {
 		r := records[i]
 		return []any{r.Time, r.Tenant, r.Component, r.Provider, r.Model,
-			r.InputTokens, r.OutputTokens, int64(r.Duration), r.Outcome, r.TraceID}
+			r.InputTokens, r.OutputTokens, int64(r.Duration), r.Outcome, r.TraceID, r.ID}
 	})
 	if err != nil {
 		return fmt.Errorf("insert %d usage records: %w", len(records), err)

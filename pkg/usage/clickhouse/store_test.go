@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/recollect-dev/recollect/internal/testserver"
+	"github.com/recollect-dev/recollect/pkg/chconn"
 	"github.com/recollect-dev/recollect/pkg/chconn/chconntest"
 	"github.com/recollect-dev/recollect/pkg/usage"
 	"github.com/recollect-dev/recollect/pkg/usage/usagetest"
@@ -37,6 +38,8 @@ func TestClickHouse(t *testing.T) {
 		chconntest.WantRows(t, dsn, "SELECT count() FROM default.recollect_usage", 1)
 		chconntest.WantRows(t, dsn, "SELECT count() FROM other.usage", 1)
 	})
+	t.Run("TableWithoutIDGetsIt", func(t *testing.T) { testOldTable(t, dsn) })
+	t.Run("SpoolReplayedExactlyOnce", func(t *testing.T) { testSpoolReplay(t, srv, dsn) })
 	t.Run("BufferedSurvivesOutage", func(t *testing.T) {
 		testOutage(t, srv, open(t, Config{DSN: dsn, Table: table(t, dsn)}))
 	})
@@ -159,4 +162,117 @@ func wantCalls(t *testing.T, s *Store, q usage.Query, calls, tokens int64) {
 	if len(got) != 1 || got[0].Calls != calls || got[0].InputTokens != tokens {
 		t.Fatalf("totals = %+v, want one with %d calls and %d tokens", got, calls, tokens)
 	}
+}
+
+// testOldTable: a table created before records had ids gets the column;
+// its old rows count each, new ones once per id.
+func testOldTable(t *testing.T, dsn string) {
+	name := table(t, dsn)
+	oldSchema := func(chconn.Dialect) chconn.Schema {
+		return chconn.Schema{Columns: `time DateTime('UTC'), tenant String, component String, provider String,
+	model String, input_tokens Int64, output_tokens Int64, duration_ns Int64, outcome String, trace_id String`,
+			Engine: "MergeTree PARTITION BY toYYYYMM(time) ORDER BY (tenant, time)"}
+	}
+	ctx := context.Background()
+	old, err := chconn.Open(ctx, dsn, name, oldSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	err = old.Insert(ctx, "time, tenant, component, provider, model, input_tokens, output_tokens, duration_ns, outcome, trace_id", 2,
+		func(int) []any { return []any{time.Now(), "acme", "query", "p", "m", int64(2), int64(0), int64(0), "ok", ""} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := open(t, Config{DSN: dsn, Table: name})
+	r := usage.Record{Time: time.Now(), ID: "x1", Tenant: "acme", Component: "query", Model: "m", InputTokens: 3, Outcome: usage.OutcomeOK}
+	for range 2 {
+		if err := s.Write(context.Background(), []usage.Record{r}); err != nil {
+			t.Fatalf("write into the old table: %v", err)
+		}
+	}
+	wantCalls(t, s, usage.Query{Tenant: "acme"}, 3, 7)
+}
+
+// testSpoolReplay: a process records while ClickHouse is down and is
+// killed (its buffer abandoned without Close); the next start, with
+// ClickHouse back, writes every spooled record, and each counts once even
+// when a batch reaches the server twice (a crash after the insert, before
+// the spool let go of it).
+func testSpoolReplay(t *testing.T, srv *testserver.ClickHouseServer, dsn string) {
+	dir := t.TempDir()
+	cfg := Config{DSN: dsn, Table: table(t, dsn)}
+	first, err := OpenLazy(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { first.Close() })
+	srv.Stop(t)
+	killed, err := usage.NewSpooled(first, dir,
+		usage.WithFlushInterval(10*time.Millisecond),
+		usage.WithRetryBackoff(10*time.Millisecond, 50*time.Millisecond),
+		usage.WithWriteTimeout(2*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for range 40 {
+		killed.Record(ctx, usage.Record{Tenant: "acme", Component: "extractor", Model: "m", InputTokens: 1})
+	}
+	testserver.WaitFor(t, 10*time.Second, func() error {
+		if killed.FailedWrites() < 2 {
+			return fmt.Errorf("%d failed writes, want the loop to retry", killed.FailedWrites())
+		}
+		return nil
+	})
+	srv.Start(t)
+	// The killed process's loop would now succeed: stop its writes the way
+	// kill -9 would, by taking its backend away, before it gets the chance.
+	first.Close()
+
+	second := open(t, cfg)
+	b, err := usage.NewSpooled(second, dir, usage.WithFlushInterval(10*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	if b.Replayed() != 40 {
+		t.Fatalf("replayed %d, want 40", b.Replayed())
+	}
+	testserver.WaitFor(t, 30*time.Second, func() error {
+		if b.Written() != 40 {
+			return fmt.Errorf("written %d of 40", b.Written())
+		}
+		return nil
+	})
+	wantCalls(t, second, usage.Query{Tenant: "acme"}, 40, 40)
+
+	// The same records once more, as after a kill between the insert and
+	// the spool's release: still 40 calls, and merged away to 40 rows.
+	rows := readAll(t, second)
+	if err := second.Write(ctx, rows); err != nil {
+		t.Fatalf("write again: %v", err)
+	}
+	wantCalls(t, second, usage.Query{Tenant: "acme"}, 40, 40)
+	chconntest.Exec(t, dsn, "OPTIMIZE TABLE "+cfg.Table+" FINAL")
+	chconntest.WantRows(t, dsn, "SELECT count() FROM "+cfg.Table, 40)
+}
+
+// readAll reads back the rows of s's table as records.
+func readAll(t *testing.T, s *Store) []usage.Record {
+	t.Helper()
+	rows, err := s.t.Query(context.Background(), "SELECT id, time, tenant, component, model, input_tokens, outcome FROM "+s.t.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []usage.Record
+	for rows.Next() {
+		var r usage.Record
+		if err := rows.Scan(&r.ID, &r.Time, &r.Tenant, &r.Component, &r.Model, &r.InputTokens, &r.Outcome); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	return out
 }

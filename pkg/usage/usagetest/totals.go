@@ -116,3 +116,24 @@ func testUnusualStrings(t *testing.T, w usage.Writer, r usage.Reader) {
 	})
 	wantTotals(t, "prefix of odd tenant", totals(t, r, usage.Query{Tenant: "o'brien"}), nil)
 }
+
+// testSameIDCountsOnce: a batch written again (replayed from the spool
+// after a crash between the write and the spool's release) counts once;
+// distinct ids and records without an id count each.
+func testSameIDCountsOnce(t *testing.T, w usage.Writer, r usage.Reader) {
+	var batch []usage.Record
+	for i := range 3 {
+		x := rec("extractor", "gpt", 10, 1, time.Second, usage.OutcomeOK)
+		x.ID = fmt.Sprintf("id-%d", i)
+		batch = append(batch, x)
+	}
+	anon := rec("extractor", "gpt", 10, 1, time.Second, usage.OutcomeOK)
+	write(t, w, append(batch, anon))
+	write(t, w, append(batch[1:], anon)) // a replay of two, and another anonymous call
+	wantTotals(t, "after a replay", totals(t, r, usage.Query{}), []usage.Total{
+		{Component: "extractor", Model: "gpt", Calls: 5, InputTokens: 50, OutputTokens: 5, Duration: 5 * time.Second},
+	})
+	wantTotals(t, "filtered by tenant", totals(t, r, usage.Query{Tenant: "acme", Since: t0, Until: t0.Add(time.Second)}), []usage.Total{
+		{Component: "extractor", Model: "gpt", Calls: 5, InputTokens: 50, OutputTokens: 5, Duration: 5 * time.Second},
+	})
+}

@@ -30,6 +30,7 @@ func Run(t *testing.T, open Open) {
 		{"Empty", testEmpty},
 		{"TotalsPerComponentModel", testTotals},
 		{"BatchesAccumulate", testBatchesAccumulate},
+		{"SameIDCountsOnce", testSameIDCountsOnce},
 		{"TenantFilter", testTenantFilter},
 		{"TimeFilter", testTimeFilter},
 		{"LargeBatch", testLargeBatch},
