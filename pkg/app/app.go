@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -35,6 +36,14 @@ type App struct {
 	mods    *modules.Manager
 	domains *domains.Registry
 	readyz  *readiness
+
+	// Backends not reached at start, retried in the background on the
+	// clock after (time.After unless a test injects one).
+	waits      backendWaits
+	after      func(time.Duration) <-chan time.Time
+	waitCtx    context.Context
+	waitCancel context.CancelFunc
+	waitGroup  sync.WaitGroup
 
 	// Backends, filled in by their modules' init functions.
 	bus   *bus.Bus
@@ -80,7 +89,8 @@ func New(cfg Config, log *slog.Logger, opts ...Option) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &App{cfg: cfg, log: log, now: time.Now, reg: reg, mods: modules.New(log), domains: doms, readyz: newReadiness(reg)}
+	a := &App{cfg: cfg, log: log, now: time.Now, after: time.After, reg: reg, mods: modules.New(log), domains: doms, readyz: newReadiness(reg)}
+	a.waitCtx, a.waitCancel = context.WithCancel(context.Background())
 	authn, err := auth.New(cfg.Auth, reg, log, a.now)
 	if err != nil {
 		return nil, err
@@ -108,6 +118,9 @@ func (a *App) ready() error {
 	if !a.mods.Ready() {
 		return errors.New("modules starting, stopping or failed")
 	}
+	if err := a.waits.err(); err != nil {
+		return err
+	}
 	if a.bus != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
@@ -131,6 +144,7 @@ func (a *App) Start(ctx context.Context) error {
 		return err
 	}
 	if err := a.mods.Start(ctx, a.cfg.Targets); err != nil {
+		a.stopWaits()
 		_ = a.web.Shutdown(context.WithoutCancel(ctx))
 		return err
 	}
@@ -172,6 +186,7 @@ func (a *App) Wait(ctx context.Context) error {
 
 // Stop drains and stops every module in reverse order, then the listener.
 func (a *App) Stop(ctx context.Context) error {
+	a.stopWaits()
 	err := a.mods.Stop(ctx)
 	return errors.Join(err, a.web.Shutdown(ctx))
 }

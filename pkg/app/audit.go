@@ -17,10 +17,13 @@ import (
 // logged, by auditlog.Metered.
 func (a *App) initAudit(ctx context.Context) (modules.Service, error) {
 	if a.cfg.ClickHouse.DSN != "" {
-		s, err := auditch.Open(ctx, a.cfg.ClickHouse.DSN, a.cfg.Audit)
-		if err != nil {
+		if err := a.cfg.Audit.Validate(); err != nil {
 			return nil, err
 		}
+		s := &lazyAudit{open: func(ctx context.Context) (*auditch.Store, error) {
+			return auditch.Open(ctx, a.cfg.ClickHouse.DSN, a.cfg.Audit)
+		}}
+		a.waitForBackend("clickhouse (audit log)", s.connect)
 		a.audit = auditlog.NewMetered(s, a.reg, a.log, a.now)
 		return modules.Closer(s.Close), nil
 	}

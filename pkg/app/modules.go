@@ -155,10 +155,9 @@ func (a *App) initLocks(ctx context.Context) (modules.Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := client.Ping(ctx).Err(); err != nil {
-		_ = client.Close()
-		return nil, fmt.Errorf("connect to redis: %w", err)
-	}
+	// The client dials on use: a Redis that is down at start is waited
+	// for (not ready) instead of failing the start.
+	a.waitForBackend("redis", func(ctx context.Context) error { return client.Ping(ctx).Err() })
 	a.locks = redislock.New(client)
 	return modules.Closer(client.Close), nil
 }
@@ -167,10 +166,11 @@ func (a *App) initUsage(ctx context.Context) (modules.Service, error) {
 	var w usage.Writer
 	var closeW func() error
 	if a.cfg.ClickHouse.DSN != "" {
-		ch, err := clickhouse.Open(ctx, a.cfg.ClickHouse)
+		ch, err := clickhouse.OpenLazy(a.cfg.ClickHouse)
 		if err != nil {
 			return nil, err
 		}
+		a.waitForBackend("clickhouse (usage log)", ch.Connect)
 		w, closeW = ch, ch.Close
 	} else {
 		dir, err := a.cfg.dir()
@@ -184,7 +184,18 @@ func (a *App) initUsage(ctx context.Context) (modules.Service, error) {
 		w, closeW = l, l.Close
 	}
 	opts := append(a.cfg.Usage.Options(), usage.WithLogger(a.log))
-	sink := usage.NewBuffered(w, opts...)
+	// The queue is spooled in the data dir, so usage recorded before a
+	// kill -9 is written at the next start.
+	spoolDir, err := a.cfg.dir("usage-spool")
+	if err != nil {
+		_ = closeW()
+		return nil, err
+	}
+	sink, err := usage.NewSpooled(w, spoolDir, opts...)
+	if err != nil {
+		_ = closeW()
+		return nil, err
+	}
 	prices, err := a.cfg.Usage.PriceTable()
 	if err != nil {
 		_ = sink.Close()
@@ -202,11 +213,13 @@ func (a *App) initUsage(ctx context.Context) (modules.Service, error) {
 	a.usage = m
 	a.reg.MustRegister(
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "recollect_usage_records_dropped_total",
-			Help: "Model-usage records lost because the usage backend was down longer than the buffer lasts."}, func() float64 { return float64(sink.Dropped()) }),
+			Help: "Model-usage records lost: the buffer was full (the usage backend down longer than it lasts), the spool could not take them (disk full), or a crash cut them in half."}, func() float64 { return float64(sink.Dropped()) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "recollect_usage_records_written_total",
 			Help: "Model-usage records written to the usage backend."}, func() float64 { return float64(sink.Written()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "recollect_usage_records_pending",
 			Help: "Model-usage records buffered, not yet written."}, func() float64 { return float64(sink.Pending()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "recollect_usage_records_replayed_total",
+			Help: "Model-usage records found in the spool at start (left by a crash or a backend down at shutdown) and queued again."}, func() float64 { return float64(sink.Replayed()) }),
 	)
 	return modules.Closer(func() error { return errors.Join(sink.Close(), closeW()) }), nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -89,7 +90,7 @@ func (d *deployment) streamLeader(ctx context.Context, stream string) (string, e
 
 // usageSample is one process's usage counters at one moment.
 type usageSample struct {
-	Written, Dropped, Pending float64
+	Calls, Written, Dropped, Pending float64
 }
 
 func (d *deployment) usage(name string) (usageSample, error) {
@@ -97,6 +98,12 @@ func (d *deployment) usage(name string) (usageSample, error) {
 	if err != nil {
 		return usageSample{}, err
 	}
-	return usageSample{Written: m["recollect_usage_records_written_total"], Dropped: m["recollect_usage_records_dropped_total"],
+	var calls float64 // every model call, counted before the usage buffer
+	for k, v := range m {
+		if k == "recollect_model_calls_total" || strings.HasPrefix(k, "recollect_model_calls_total{") {
+			calls += v
+		}
+	}
+	return usageSample{Calls: calls, Written: m["recollect_usage_records_written_total"], Dropped: m["recollect_usage_records_dropped_total"],
 		Pending: m["recollect_usage_records_pending"]}, nil
 }

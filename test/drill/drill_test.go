@@ -43,6 +43,7 @@ func TestChaosDrill(t *testing.T) {
 	for name, p := range d.procs {
 		if p.crashes > 0 {
 			sum.StartCrashes[name] = p.crashes
+			t.Errorf("%s exited %d times before it was ready: a worker must wait for its backends, not crash-loop", name, p.crashes)
 		}
 	}
 	sum.Codes, sum.Attempts, sum.Retries = s.codeCounts(), s.attempts.Load(), s.retries.Load()
@@ -173,26 +174,29 @@ func TestChaosDrill(t *testing.T) {
 		}
 	}
 
-	// Usage: rows in ClickHouse, or counted as dropped.
-	sum.UsageWritten, sum.UsageDropped, sum.UsageUncounted = ch.usage.Written, ch.usage.Dropped, ch.usageUncounted
+	// Usage: every model call's record in ClickHouse (once per id), or
+	// counted as dropped; records spooled at a kill -9 are replayed.
+	sum.UsageCalls, sum.UsageWritten, sum.UsageDropped, sum.UsageUncounted = ch.usage.Calls, ch.usage.Written, ch.usage.Dropped, ch.usageUncounted
 	deadline = time.Now().Add(time.Minute)
 	for {
-		var w, dr, pend float64
+		var calls, w, dr, pend float64
 		var err error
 		for _, name := range append([]string{"store"}, workers...) {
 			u, uerr := d.usage(name)
 			if uerr != nil {
 				err = uerr
 			}
-			w, dr, pend = w+u.Written, dr+u.Dropped, pend+u.Pending
+			calls, w, dr, pend = calls+u.Calls, w+u.Written, dr+u.Dropped, pend+u.Pending
 		}
 		if err == nil && pend == 0 {
+			sum.UsageCalls += calls
 			sum.UsageWritten += w
 			sum.UsageDropped += dr
 			break
 		}
 		if time.Now().After(deadline) {
 			t.Errorf("usage buffers not flushed within a minute: pending %.0f (last error %v)", pend, err)
+			sum.UsageCalls += calls
 			sum.UsageWritten += w
 			sum.UsageDropped += dr
 			break
@@ -200,14 +204,17 @@ func TestChaosDrill(t *testing.T) {
 		time.Sleep(500 * time.Millisecond)
 	}
 	uctx, ucancel := context.WithTimeout(context.Background(), 30*time.Second)
-	rows, err := usageRows(uctx, d.ch.DSN())
+	rows, ids, err := usageRows(uctx, d.ch.DSN())
 	ucancel()
 	if err != nil {
 		t.Errorf("count usage rows: %v", err)
 	}
-	sum.UsageRows = rows
-	if float64(rows) < sum.UsageWritten {
-		t.Errorf("clickhouse holds %d usage rows, fewer than the %.0f the processes counted as written", rows, sum.UsageWritten)
+	sum.UsageRows, sum.UsageIDs = rows, ids
+	// Calls made between a kill's metrics sample and the kill are not in
+	// UsageCalls, so the check is a lower bound: fewer ids than calls not
+	// dropped means records were lost.
+	if lost := sum.UsageCalls - sum.UsageDropped - float64(ids); lost > 0 {
+		t.Errorf("usage records lost: %.0f model calls counted, %.0f dropped, only %d distinct ids in clickhouse", sum.UsageCalls, sum.UsageDropped, ids)
 	}
 	if rows == 0 {
 		t.Errorf("no usage rows in clickhouse")

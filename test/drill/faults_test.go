@@ -105,6 +105,7 @@ func (c *chaos) record(kind, target, note string) int {
 // random pause; its usage counters are read just before.
 func (c *chaos) killProc(name string) {
 	if u, err := c.d.usage(name); err == nil {
+		c.usage.Calls += u.Calls
 		c.usage.Written += u.Written
 		c.usage.Dropped += u.Dropped
 		c.usageUncounted += u.Pending

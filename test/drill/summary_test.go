@@ -33,15 +33,20 @@ type summary struct {
 
 	Faults []fault `json:"faults"`
 	// StartCrashes counts, per process, exits before ready on a restart
-	// (a supervisor starts it again).
+	// (a supervisor starts it again); a worker waits for its backends
+	// instead, so any is a failure.
 	StartCrashes map[string]int  `json:"start_crashes"`
 	Consumers    []consumerState `json:"consumers"`
 	DeadLetters  []deadLetter    `json:"dead_letters"`
 	Unexplained  int             `json:"dead_letters_unexplained"`
 
-	UsageRows      uint64  `json:"usage_rows_in_clickhouse"`
-	UsageWritten   float64 `json:"usage_written_counted"`
-	UsageDropped   float64 `json:"usage_dropped_counted"`
+	UsageRows    uint64  `json:"usage_rows_in_clickhouse"`
+	UsageIDs     uint64  `json:"usage_distinct_ids_in_clickhouse"`
+	UsageCalls   float64 `json:"usage_model_calls_counted"`
+	UsageWritten float64 `json:"usage_written_counted"`
+	UsageDropped float64 `json:"usage_dropped_counted"`
+	// UsageUncounted is what the spools held at kill -9: replayed at the
+	// restart, not lost.
 	UsageUncounted float64 `json:"usage_buffered_at_kill"`
 
 	SendSeconds   float64 `json:"send_s"`
@@ -80,7 +85,8 @@ func (s *summary) text() string {
 	for _, d := range s.DeadLetters {
 		fmt.Fprintf(&b, "  #%d %s %s (deliveries %s, event stored %v) [%s]: %s\n", d.Seq, d.Consumer, d.MsgID, d.Deliveries, d.Stored, d.Class, d.Reason)
 	}
-	fmt.Fprintf(&b, "usage: %d rows in clickhouse; counted written %.0f, dropped %.0f, in buffers at kill -9 %.0f\n", s.UsageRows, s.UsageWritten, s.UsageDropped, s.UsageUncounted)
+	fmt.Fprintf(&b, "usage: %.0f model calls counted; %d distinct ids (%d rows) in clickhouse; counted written %.0f, dropped %.0f, in spools at kill -9 (replayed) %.0f\n",
+		s.UsageCalls, s.UsageIDs, s.UsageRows, s.UsageWritten, s.UsageDropped, s.UsageUncounted)
 	fmt.Fprintf(&b, "durations: send %.1fs, chaos %.1fs, all stored at %.1fs, settled at %.1fs, total %.1fs\n", s.SendSeconds, s.ChaosSeconds, s.StoreSeconds, s.SettleSeconds, s.TotalSeconds)
 	return b.String()
 }

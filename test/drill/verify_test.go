@@ -184,18 +184,19 @@ func deadLetters(ctx context.Context, d *deployment, st *storage, events int) ([
 	return out, nil
 }
 
-// usageRows counts the usage rows ClickHouse holds.
-func usageRows(ctx context.Context, dsn string) (uint64, error) {
+// usageRows counts the usage rows ClickHouse holds and their distinct
+// record ids (a record replayed after a kill may be there twice until a
+// merge).
+func usageRows(ctx context.Context, dsn string) (rows, ids uint64, err error) {
 	opts, err := clickhouse.ParseDSN(dsn)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	conn, err := clickhouse.Open(opts)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer conn.Close()
-	var n uint64
-	err = conn.QueryRow(ctx, "SELECT count() FROM recollect_usage").Scan(&n)
-	return n, err
+	err = conn.QueryRow(ctx, "SELECT count(), uniqExact(id) FROM recollect_usage").Scan(&rows, &ids)
+	return rows, ids, err
 }

@@ -180,7 +180,9 @@ func testOldTable(t *testing.T, dsn string) {
 	}
 	defer old.Close()
 	err = old.Insert(ctx, "time, tenant, component, provider, model, input_tokens, output_tokens, duration_ns, outcome, trace_id", 2,
-		func(int) []any { return []any{time.Now(), "acme", "query", "p", "m", int64(2), int64(0), int64(0), "ok", ""} })
+		func(int) []any {
+			return []any{time.Now(), "acme", "query", "p", "m", int64(2), int64(0), int64(0), "ok", ""}
+		})
 	if err != nil {
 		t.Fatal(err)
 	}
