@@ -79,6 +79,9 @@ func NewSpooled(w Writer, dir string, opts ...Option) (*Buffered, error) {
 		return nil, err
 	}
 	b.sp = sp
+	if sp.dir != dir {
+		b.o.log.Warn("usage spool dir in use by another process (a shared data dir); using another", "dir", sp.dir)
+	}
 	b.queue = found.records
 	b.replayed.Store(int64(len(found.records)))
 	b.dropped.Add(int64(found.torn))
@@ -232,6 +235,30 @@ func (b *Buffered) Close() error {
 		}
 	})
 	return b.closeErr
+}
+
+// Abandon stops the buffer the way kill -9 stops its process: the loop
+// ends without a final write, nothing is counted, and the spool's files
+// and lock are let go as they are, for the next NewSpooled to replay. It
+// is how tests of crash recovery stand in for a killed process; a real
+// shutdown calls Close.
+func (b *Buffered) Abandon() {
+	b.closeOnce.Do(func() {
+		b.mu.Lock()
+		b.closed = true
+		b.mu.Unlock()
+		b.cancel() // a write in flight is cut off, as by the kill
+		close(b.stop)
+		<-b.done
+		b.sem <- struct{}{}
+		b.mu.Lock()
+		if b.sp != nil {
+			_ = b.sp.f.Close()
+			_ = b.sp.lock.Close()
+		}
+		b.mu.Unlock()
+		<-b.sem
+	})
 }
 
 // closeSpool closes the spool after Close's final flush, which failed

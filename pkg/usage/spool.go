@@ -19,6 +19,9 @@ import (
 const (
 	spoolPrefix = "spool-"
 	spoolSuffix = ".jsonl"
+	spoolLock   = "LOCK"
+	// maxSpoolDirs bounds the processes that may share one data dir.
+	maxSpoolDirs = 64
 )
 
 // spool keeps every queued record on disk until the backend has it, so that
@@ -34,6 +37,7 @@ type spool struct {
 	dir    string
 	maxSeg int
 	log    *slog.Logger
+	lock   *os.File // held while the spool is open
 
 	f     *os.File // the active segment, opened for appending
 	size  int64    // bytes of whole lines in f, to undo a partial append
@@ -55,18 +59,28 @@ type replayed struct {
 	torn    int // lines cut by a crash mid-append or undecodable: lost
 }
 
-// openSpool opens dir, reads the records an earlier run left there and
-// starts a fresh active segment after them.
+// openSpool locks dir, reads the records an earlier run left there and
+// starts a fresh active segment after them. When another live process
+// holds dir (processes on one host sharing a data dir), the first free of
+// dir-2, dir-3, ... is used instead.
 func openSpool(dir string, maxSeg int, log *slog.Logger) (*spool, replayed, error) {
 	var found replayed
-	if err := os.MkdirAll(dir, 0o750); err != nil {
-		return nil, found, fmt.Errorf("create usage spool dir %s: %w", dir, err)
-	}
-	seqs, err := spoolSeqs(dir)
+	lock, dir, err := lockSpoolDir(dir)
 	if err != nil {
 		return nil, found, err
 	}
-	s := &spool{dir: dir, maxSeg: max(1, maxSeg), log: log}
+	seqs, err := spoolSeqs(dir)
+	if err != nil {
+		lock.Close()
+		return nil, found, err
+	}
+	s := &spool{dir: dir, maxSeg: max(1, maxSeg), log: log, lock: lock}
+	ok := false
+	defer func() {
+		if !ok {
+			lock.Close()
+		}
+	}()
 	var last uint64
 	for _, seq := range seqs {
 		last = seq
@@ -87,7 +101,31 @@ func openSpool(dir string, maxSeg int, log *slog.Logger) (*spool, replayed, erro
 	if err := s.startSegment(last + 1); err != nil {
 		return nil, found, err
 	}
+	ok = true
 	return s, found, nil
+}
+
+// lockSpoolDir creates and locks the first of dir, dir-2, dir-3, ... that
+// no live process holds.
+func lockSpoolDir(dir string) (*os.File, string, error) {
+	for i := 1; i <= maxSpoolDirs; i++ {
+		d := dir
+		if i > 1 {
+			d = fmt.Sprintf("%s-%d", dir, i)
+		}
+		if err := os.MkdirAll(d, 0o750); err != nil {
+			return nil, "", fmt.Errorf("create usage spool dir %s: %w", d, err)
+		}
+		f, err := os.OpenFile(filepath.Join(d, spoolLock), os.O_CREATE|os.O_RDWR, 0o600)
+		if err != nil {
+			return nil, "", fmt.Errorf("open usage spool lock in %s: %w", d, err)
+		}
+		if tryLock(f) {
+			return f, d, nil
+		}
+		f.Close()
+	}
+	return nil, "", fmt.Errorf("usage spool %s: %d processes already use this data dir", dir, maxSpoolDirs)
 }
 
 func spoolSeqs(dir string) ([]uint64, error) {
@@ -264,6 +302,9 @@ func (s *spool) close() error {
 	}
 	if s.active().total == 0 {
 		_ = os.Remove(s.path(s.active().seq))
+	}
+	if cerr := s.lock.Close(); cerr != nil { // releases the lock
+		err = errors.Join(err, fmt.Errorf("release usage spool lock: %w", cerr))
 	}
 	return err
 }

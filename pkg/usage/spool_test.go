@@ -31,6 +31,9 @@ func spoolFiles(t *testing.T, dir string) map[string]int64 {
 	}
 	out := map[string]int64{}
 	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), "spool-") {
+			continue // the lock file
+		}
 		fi, err := e.Info()
 		if err != nil {
 			t.Fatal(err)
@@ -50,7 +53,7 @@ func TestSpoolSurvivesAbandonedBuffer(t *testing.T) {
 	first := newSpooled(t, down, dir, fast(usage.WithBatchSize(10))...)
 	recordN(first, 0, 25)
 	waitFor(t, "the first buffer retries", func() bool { return first.FailedWrites() >= 2 })
-	// Abandoned: no Close, as after kill -9. Its writes keep failing.
+	first.Abandon() // as kill -9: no final write, the spool left as it is
 
 	m := usagetest.NewMemory()
 	second := newSpooled(t, m, dir, fast(usage.WithBatchSize(10))...)
@@ -166,6 +169,29 @@ func TestSpoolShrinksAsRecordsAreWritten(t *testing.T) {
 	next := newSpooled(t, usagetest.NewMemory(), dir)
 	if next.Replayed() != 0 {
 		t.Fatalf("replayed %d after a clean run, want 0", next.Replayed())
+	}
+}
+
+// TestSpoolDirOfALiveProcessIsLeftAlone: two processes sharing a data dir
+// get a spool each; neither replays nor removes the other's records.
+func TestSpoolDirOfALiveProcessIsLeftAlone(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "usage-spool")
+	down := usagetest.NewMemory()
+	down.Fail(errDown)
+	live := newSpooled(t, down, dir, fast()...)
+	recordN(live, 0, 5)
+	m := usagetest.NewMemory()
+	other := newSpooled(t, m, dir, fast()...)
+	if other.Replayed() != 0 {
+		t.Fatalf("the second process replayed %d records of the live one", other.Replayed())
+	}
+	recordN(other, 0, 3)
+	waitFor(t, "the second process's records written", func() bool { return other.Written() == 3 })
+	if _, err := os.Stat(dir + "-2"); err != nil {
+		t.Fatalf("the second process's spool: %v", err)
+	}
+	if live.Pending() != 5 {
+		t.Fatalf("the live process has %d pending, want 5", live.Pending())
 	}
 }
 

@@ -227,10 +227,9 @@ func testSpoolReplay(t *testing.T, srv *testserver.ClickHouseServer, dsn string)
 		}
 		return nil
 	})
-	srv.Start(t)
-	// The killed process's loop would now succeed: stop its writes the way
-	// kill -9 would, by taking its backend away, before it gets the chance.
+	killed.Abandon() // kill -9: no final write, the spool left as it is
 	first.Close()
+	srv.Start(t)
 
 	second := open(t, cfg)
 	b, err := usage.NewSpooled(second, dir, usage.WithFlushInterval(10*time.Millisecond))
