@@ -21,7 +21,8 @@ import (
 // secret in the LLM URL's query string, an embedding key, a Qdrant key,
 // and the passwords of Redis and ClickHouse DSNs. The run talks to an LLM
 // that is down, so failed calls (with their URLs) are logged; a second run
-// fails to start on an unreachable Redis and ClickHouse.
+// waits for an unreachable Redis and ClickHouse (its /readyz names them),
+// and a third fails to start on an unreachable NATS.
 func TestSecretsStayOutOfLogsAndConfig(t *testing.T) {
 	const (
 		apiKey      = "rk-apikey-7c1d0e5b9a3f42e8"
@@ -129,15 +130,45 @@ func TestSecretsStayOutOfLogsAndConfig(t *testing.T) {
 		t.Fatalf("no debug lines: the check saw less than it should")
 	}
 
-	// Runs that cannot start: Redis and ClickHouse unreachable; NATS
-	// unreachable.
+	// A run whose Redis and ClickHouse are unreachable starts and waits
+	// for them: its logs and /readyz name them, without their passwords.
+	waitAddr := fmt.Sprintf("127.0.0.1:%d", testserver.FreePort(t))
+	var waiting syncBuffer
+	cmd = newRunCmd("")
+	cmd.SetOut(&waiting)
+	cmd.SetErr(&waiting)
+	cmd.SetArgs(append(append([]string{"--data-dir", t.TempDir(), "--http-addr", waitAddr, "--insecure"}, common...), brokenBackends...))
+	ctx3, cancel3 := context.WithCancel(context.Background())
+	done3 := make(chan error, 1)
+	go func() { done3 <- cmd.ExecuteContext(ctx3) }()
+	var readyBody string
+	clienttest.Eventually(t, time.Minute, "/readyz names redis and clickhouse", func() error {
+		resp, err := http.Get("http://" + waitAddr + "/readyz")
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		readyBody = string(b)
+		if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(readyBody, "waiting for redis") || !strings.Contains(readyBody, "waiting for clickhouse") {
+			return fmt.Errorf("/readyz %d %q", resp.StatusCode, readyBody)
+		}
+		return nil
+	})
+	cancel3()
+	if err := <-done3; err != nil && !errors.Is(err, context.Canceled) {
+		t.Fatalf("run waiting for redis and clickhouse: %v", err)
+	}
+	check("redis and clickhouse down: the logs", waiting.String())
+	check("redis and clickhouse down: /readyz", readyBody)
+
+	// A run that cannot start: NATS unreachable.
 	deadNATS := []string{"--nats-url", fmt.Sprintf("nats://recollect:%s@127.0.0.1:%d", natsPass, testserver.FreePort(t)), "--nats-connect-timeout", "2s"}
 	for _, tc := range []struct {
 		name string
 		args []string
 		want []string
 	}{
-		{"redis and clickhouse down", brokenBackends, []string{"redis", "clickhouse"}},
 		{"nats down", deadNATS, []string{"nats"}},
 	} {
 		var failed bytes.Buffer
