@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -34,7 +35,9 @@ func TestRestartAfterFullDiskKeepsEverything(t *testing.T) {
 	b := openTestBus(t, func(c *Config) {
 		c.freeBytes = disk.free
 		c.DiskCheckInterval = 10 * time.Millisecond
+		c.EmbeddedListen = "127.0.0.1:0" // the reload must keep the listener
 	})
+	url := b.ClientURL()
 	ctx, cancel := context.WithTimeout(context.Background(), 4*waitFor)
 	defer cancel()
 	col := newCollector()
@@ -115,6 +118,23 @@ func TestRestartAfterFullDiskKeepsEverything(t *testing.T) {
 			t.Errorf("%s handled %d times, want 1", id, n)
 		}
 	}
+	// Other processes still reach the server where they did.
+	if got := b.ClientURL(); got != url {
+		t.Errorf("client url %s after the restart, was %s", got, url)
+	}
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatalf("connect over tcp after the restart: %v", err)
+	}
+	defer nc.Close()
+	njs, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := njs.Publish(ctx, ConvSubject("acme"), []byte(`{"id":"tcp"}`), jetstream.WithMsgID(EventMsgID("acme", "tcp"))); err != nil {
+		t.Fatalf("publish over tcp after the restart: %v", err)
+	}
+	eventually(t, "the tcp message handled", func() bool { return col.count() == 21 })
 	// The watch's ordered consumer lived in memory: it is re-created once
 	// two of its heartbeats (5 s apart) are missed.
 	waitKey(t, seenKeys, "k.after")
