@@ -30,7 +30,11 @@ func newMeteredBus(b *bus.Bus, reg prometheus.Registerer) *meteredBus {
 		Help: "Messages this process copied to the dead-letter stream, by consumer and reason (permanent: the handler refused it; panic; max_deliver: it failed on every allowed delivery; no_outcome: it came back past max deliver unsettled, e.g. its handler crashed the process). The free-text reason is in each dead letter's Recollect-Dlq-Reason header.",
 	}, []string{"consumer", "reason"})
 	lag := newBusLag(b, time.Now)
-	reg.MustRegister(h, dl, lag)
+	restarts := prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "recollect_bus_disk_restarts_total",
+		Help: "In-process restarts of the embedded JetStream after a full disk, once space returned (its store keeps a write error until then).",
+	}, func() float64 { return float64(b.DiskRecoveries()) })
+	reg.MustRegister(h, dl, lag, restarts)
 	return &meteredBus{Bus: b, handled: h, deadLetters: dl, lag: lag}
 }
 

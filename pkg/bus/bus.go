@@ -28,7 +28,8 @@ const (
 type Bus struct {
 	cfg    Config
 	log    *slog.Logger
-	srv    *server.Server // nil when connected by URL
+	srv    *server.Server  // nil when connected by URL
+	opts   *server.Options // the embedded server's, reloaded to restart JetStream (under recoverMu)
 	nc     *nats.Conn
 	js     jetstream.JetStream
 	closed chan struct{} // closed by nats when the connection is closed
@@ -45,6 +46,16 @@ type Bus struct {
 	diskRefused sync.Map
 	diskSeen    sync.Map    // families ever refused on a full disk
 	diskEver    atomic.Bool // diskSeen holds anything: publishes skip the bookkeeping until then
+
+	// After a full disk (see recover.go): diskHit is set until JetStream
+	// was restarted, recovering while it is.
+	diskHit    atomic.Bool
+	recovering atomic.Bool
+	recoverErr atomic.Pointer[error] // the last failed restart
+	recoveries atomic.Uint64
+	recoverMu  sync.Mutex
+	watchStop  context.CancelFunc
+	watchDone  chan struct{}
 }
 
 // lastConnectErr is why the last connect attempt failed, if one did.
@@ -95,11 +106,11 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*Bus, error) {
 	}
 	url := cfg.URL
 	if url == "" {
-		srv, err := startEmbedded(cfg, log)
+		srv, sopts, err := startEmbedded(cfg, log, func() { b.diskHit.Store(true) })
 		if err != nil {
 			return nil, fmt.Errorf("open bus: %w", err)
 		}
-		b.srv = srv
+		b.srv, b.opts = srv, sopts
 		opts = append(opts, nats.InProcessServer(srv))
 	} else {
 		// Keep trying in the background so a server that starts after us
@@ -131,6 +142,9 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*Bus, error) {
 	if err := b.setup(ctx); err != nil {
 		b.abort()
 		return nil, fmt.Errorf("open bus: %w", err)
+	}
+	if b.srv != nil && b.cfg.DataDir != "" {
+		b.startDiskWatch()
 	}
 	log.Info("bus open", "embedded", b.srv != nil, "url", b.ClientURL())
 	return b, nil
@@ -185,6 +199,9 @@ func (b *Bus) ClientURL() string {
 
 // Ready reports whether the connection is up and JetStream answers.
 func (b *Bus) Ready(ctx context.Context) error {
+	if b.recovering.Load() { // the account info would wait for JetStream
+		return fmt.Errorf("%w: %s", ErrUnavailable, b.diskNotReady())
+	}
 	if st := b.nc.Status(); st != nats.CONNECTED {
 		return fmt.Errorf("%w: nats connection %s", ErrUnavailable, st)
 	}
@@ -194,9 +211,8 @@ func (b *Bus) Ready(ctx context.Context) error {
 	if why, full := b.diskFull(); full {
 		return fmt.Errorf("%w: %s in %s", ErrUnavailable, why, filepath.Join(b.cfg.DataDir, "nats"))
 	}
-	if b.refusedOnFullDisk() {
-		return fmt.Errorf("%w: the queue's store refused writes after a full disk and none has succeeded since; "+
-			"if space is back and this persists, restart the process (the embedded store keeps its write error)", ErrUnavailable)
+	if why := b.diskNotReady(); why != "" {
+		return fmt.Errorf("%w: %s", ErrUnavailable, why)
 	}
 	return nil
 }
@@ -205,6 +221,7 @@ func (b *Bus) Ready(ctx context.Context) error {
 // embedded server down. It is safe to call more than once.
 func (b *Bus) Close() error {
 	b.closeOnce.Do(func() {
+		b.stopDiskWatch()
 		ctx, cancel := context.WithTimeout(context.Background(), closeStopTimeout)
 		defer cancel()
 		var errs []error

@@ -20,7 +20,10 @@ const (
 	DefaultDuplicateWindow = 2 * time.Hour
 	DefaultConnectTimeout  = 30 * time.Second
 	DefaultPublishTimeout  = 10 * time.Second
-	maxMsgSizeLimit        = int32(32 << 20)
+	// DefaultDiskCheckInterval is how often the embedded server's free
+	// space is checked to notice a full disk and its end.
+	DefaultDiskCheckInterval = time.Second
+	maxMsgSizeLimit          = int32(32 << 20)
 )
 
 // Config says where the bus is and how its streams are bounded.
@@ -55,6 +58,14 @@ type Config struct {
 
 	ConnectTimeout time.Duration // how long Open waits for the server and streams
 	PublishTimeout time.Duration // ack wait of a publish whose ctx has no deadline
+
+	// DiskCheckInterval is how often the embedded server's store directory
+	// is checked for free space (statfs): after a full disk, JetStream is
+	// restarted in-process once space returns. Set by the application.
+	DiskCheckInterval time.Duration
+
+	// freeBytes replaces the statfs of the store directory in tests.
+	freeBytes func(dir string) (uint64, bool)
 }
 
 // RegisterFlags binds the settings to fs; prefix is prepended to each name.
@@ -83,7 +94,7 @@ func (c *Config) Validate() error {
 	if d.URL == "" && d.Replicas > 1 {
 		errs = append(errs, fmt.Errorf("nats-replicas %d: the embedded server has one replica; set nats-url to a cluster", d.Replicas))
 	}
-	if d.MaxAge < 0 || d.MaxBytes < 0 || d.MaxMsgSize < 0 || d.DuplicateWindow < 0 || d.ConnectTimeout < 0 || d.PublishTimeout < 0 {
+	if d.MaxAge < 0 || d.MaxBytes < 0 || d.MaxMsgSize < 0 || d.DuplicateWindow < 0 || d.ConnectTimeout < 0 || d.PublishTimeout < 0 || d.DiskCheckInterval < 0 {
 		errs = append(errs, errors.New("nats limits and timeouts must not be negative"))
 	}
 	if d.MaxMsgSize > maxMsgSizeLimit {
@@ -136,6 +147,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.PublishTimeout == 0 {
 		c.PublishTimeout = DefaultPublishTimeout
+	}
+	if c.DiskCheckInterval == 0 {
+		c.DiskCheckInterval = DefaultDiskCheckInterval
 	}
 	if c.ClientName == "" {
 		c.ClientName = "recollect"

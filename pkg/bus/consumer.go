@@ -28,6 +28,10 @@ type Consumer struct {
 
 	mu   sync.Mutex
 	cons jetstream.Consumer
+	// rebound is cancelled when the consumer is bound again after a
+	// JetStream restart, ending pulls waiting on the old binding.
+	rebound       context.Context
+	cancelRebound context.CancelFunc
 
 	// pullCtx ends when pulling must stop (Stop, or Consume's ctx ending);
 	// handlerCtx only when Stop gives up waiting for handlers.
@@ -87,6 +91,7 @@ func (b *Bus) Consume(ctx context.Context, cc ConsumerConfig, h Handler, log *sl
 		return nil, fmt.Errorf("consume %s: create consumer on %s: %w", cc.Durable, cc.Stream, err)
 	}
 	c.cons = cons
+	c.rebound, c.cancelRebound = context.WithCancel(context.Background())
 	c.pullCtx, c.stopPulling = context.WithCancel(ctx)
 	c.handlerCtx, c.abortHandlers = context.WithCancel(context.WithoutCancel(ctx))
 	b.track(c)
@@ -192,7 +197,9 @@ func (c *Consumer) work() {
 func (c *Consumer) pullOne() error {
 	ctx, cancel := context.WithTimeout(c.pullCtx, pollWait)
 	defer cancel()
-	batch, err := c.consumer().Fetch(1, jetstream.FetchContext(ctx))
+	cons, rebound := c.binding()
+	defer context.AfterFunc(rebound, cancel)()
+	batch, err := cons.Fetch(1, jetstream.FetchContext(ctx))
 	if err != nil {
 		return fmt.Errorf("fetch: %w", err)
 	}
@@ -210,10 +217,12 @@ func (c *Consumer) pullOne() error {
 	return nil
 }
 
-func (c *Consumer) consumer() jetstream.Consumer {
+// binding is the consumer to pull from and a context that ends when it
+// is replaced.
+func (c *Consumer) binding() (jetstream.Consumer, context.Context) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.cons
+	return c.cons, c.rebound
 }
 
 // recreate brings back a consumer deleted under us (server state lost,

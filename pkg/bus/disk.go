@@ -3,7 +3,6 @@ package bus
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 )
 
 // lowDiskBytes is the free space below which the embedded server's store
@@ -19,8 +18,7 @@ func (b *Bus) diskFull() (string, bool) {
 	if b.srv == nil || b.cfg.DataDir == "" {
 		return "", false
 	}
-	dir := filepath.Join(b.cfg.DataDir, "nats")
-	free, ok := freeBytes(dir)
+	free, ok := b.freeSpace()
 	if !ok || free >= b.lowDiskBytes() {
 		return "", false
 	}
@@ -30,10 +28,10 @@ func (b *Bus) diskFull() (string, bool) {
 // explain adds the cause to an unavailable error of the embedded server
 // when it is a full disk, so that clients and operators read "disk full"
 // rather than a timeout. It also records the outcome for subjects'
-// families: one refused on a full disk keeps the bus not ready until a
-// publish of that family succeeds again (a stream's store can keep its
-// write error after space returns, while other streams work); a failure
-// of such a family after space returned counts as refused too.
+// families: one refused on a full disk keeps the bus not ready until
+// JetStream was restarted (recover.go) or a publish of that family
+// succeeds again; a failure of such a family after space returned counts
+// as refused too, so that it leads to a restart.
 func (b *Bus) explain(err error, subjects ...string) error {
 	if b.srv == nil {
 		return err
@@ -50,6 +48,7 @@ func (b *Bus) explain(err error, subjects ...string) error {
 		return err
 	}
 	if why, full := b.diskFull(); full {
+		b.diskHit.Store(true)
 		b.diskEver.Store(true)
 		for _, s := range subjects {
 			b.diskSeen.Store(subjectFamily(s), true)
@@ -58,7 +57,11 @@ func (b *Bus) explain(err error, subjects ...string) error {
 		return fmt.Errorf("%w (%s)", err, why)
 	}
 	// Space is back but a family that was refused on a full disk fails
-	// still: its store kept the write error.
+	// still: its store kept the write error (JetStream is restarted soon,
+	// or is being restarted now).
+	if b.recovering.Load() {
+		return err
+	}
 	for _, s := range subjects {
 		if _, seen := b.diskSeen.Load(subjectFamily(s)); seen {
 			b.diskRefused.Store(subjectFamily(s), true)

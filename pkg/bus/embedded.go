@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -20,9 +21,11 @@ const (
 
 // startEmbedded runs a JetStream server with its file store in
 // cfg.DataDir/nats, reachable in-process and, with EmbeddedListen, over TCP.
-func startEmbedded(cfg Config, log *slog.Logger) (*server.Server, error) {
+// It returns the options the server runs with (for a reload) too; onNoSpace
+// is called when the server logs a write that failed for lack of space.
+func startEmbedded(cfg Config, log *slog.Logger, onNoSpace func()) (*server.Server, *server.Options, error) {
 	if cfg.DataDir == "" {
-		return nil, errors.New("start embedded nats: no data dir (set one, or nats-url)")
+		return nil, nil, errors.New("start embedded nats: no data dir (set one, or nats-url)")
 	}
 	payload := max(int32(1<<20), cfg.MaxMsgSize+dlqHeadroom)
 	opts := &server.Options{
@@ -39,43 +42,58 @@ func startEmbedded(cfg Config, log *slog.Logger) (*server.Server, error) {
 	}
 	interval, always, err := cfg.embeddedSync()
 	if err != nil {
-		return nil, fmt.Errorf("start embedded nats: %w", err)
+		return nil, nil, fmt.Errorf("start embedded nats: %w", err)
 	}
 	opts.SyncInterval, opts.SyncAlways = interval, always
 	if cfg.EmbeddedListen != "" {
 		host, port, err := splitListen(cfg.EmbeddedListen)
 		if err != nil {
-			return nil, fmt.Errorf("start embedded nats: listen %q: %w", cfg.EmbeddedListen, err)
+			return nil, nil, fmt.Errorf("start embedded nats: listen %q: %w", cfg.EmbeddedListen, err)
 		}
 		opts.Host, opts.Port = host, port
 	}
 	s, err := server.NewServer(opts)
 	if err != nil {
-		return nil, fmt.Errorf("start embedded nats in %s: %w", opts.StoreDir, err)
+		return nil, nil, fmt.Errorf("start embedded nats in %s: %w", opts.StoreDir, err)
 	}
-	s.SetLoggerV2(serverLogger{log: log}, false, false, false)
+	s.SetLoggerV2(serverLogger{log: log, onNoSpace: onNoSpace}, false, false, false)
 	s.Start()
 	if !s.ReadyForConnections(embeddedReadyWait) {
 		s.Shutdown()
-		return nil, fmt.Errorf("start embedded nats in %s: not ready within %s", opts.StoreDir, embeddedReadyWait)
+		return nil, nil, fmt.Errorf("start embedded nats in %s: not ready within %s", opts.StoreDir, embeddedReadyWait)
 	}
 	if !s.JetStreamEnabled() {
 		s.Shutdown()
-		return nil, fmt.Errorf("start embedded nats in %s: jetstream did not start", opts.StoreDir)
+		return nil, nil, fmt.Errorf("start embedded nats in %s: jetstream did not start", opts.StoreDir)
 	}
-	return s, nil
+	return s, opts, nil
 }
 
 // serverLogger routes nats-server's log lines to slog; its notices (banners,
-// startup details) go to debug so a laptop run stays quiet.
-type serverLogger struct{ log *slog.Logger }
+// startup details) go to debug so a laptop run stays quiet. A warning or
+// error about a write that found no space calls onNoSpace: the file store
+// keeps such an error until JetStream is restarted.
+type serverLogger struct {
+	log       *slog.Logger
+	onNoSpace func()
+}
+
+// noSpace spots ENOSPC in a server log line, as nats-server itself does
+// (isOutOfSpaceErr matches the same words).
+func (l serverLogger) noSpace(line string) {
+	if l.onNoSpace != nil && strings.Contains(line, "no space left") {
+		l.onNoSpace()
+	}
+}
 
 func (l serverLogger) Noticef(format string, v ...any) {
 	l.log.Debug("embedded nats", "detail", fmt.Sprintf(format, v...))
 }
 
 func (l serverLogger) Warnf(format string, v ...any) {
-	l.log.Warn("embedded nats", "detail", fmt.Sprintf(format, v...))
+	line := fmt.Sprintf(format, v...)
+	l.noSpace(line)
+	l.log.Warn("embedded nats", "detail", line)
 }
 
 func (l serverLogger) Fatalf(format string, v ...any) {
@@ -83,7 +101,9 @@ func (l serverLogger) Fatalf(format string, v ...any) {
 }
 
 func (l serverLogger) Errorf(format string, v ...any) {
-	l.log.Error("embedded nats", "detail", fmt.Sprintf(format, v...))
+	line := fmt.Sprintf(format, v...)
+	l.noSpace(line)
+	l.log.Error("embedded nats", "detail", line)
 }
 
 func (l serverLogger) Debugf(format string, v ...any) {

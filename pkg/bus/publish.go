@@ -34,6 +34,11 @@ func (b *Bus) Publish(ctx context.Context, m Msg) error {
 		attribute.String("messaging.destination.name", m.Subject),
 		attribute.String("messaging.message.id", m.ID))
 	defer span.End()
+	if err := b.diskGate(m.Subject); err != nil {
+		span.RecordError(err)
+		span.SetStatus(codes.Error, err.Error())
+		return err
+	}
 	ctx, cancel := b.publishContext(ctx)
 	defer cancel()
 	_, err := b.js.PublishMsg(ctx, b.natsMsg(ctx, m))
@@ -57,6 +62,11 @@ func (b *Bus) PublishBatch(ctx context.Context, ms []Msg) error {
 	ctx, span := startPublishSpan(ctx, "publish batch",
 		attribute.Int("messaging.batch.message_count", len(ms)))
 	defer span.End()
+	if err := b.diskGate(ms[0].Subject); err != nil {
+		span.RecordError(err)
+		span.SetStatus(codes.Error, err.Error())
+		return err
+	}
 	ctx, cancel := b.publishContext(ctx)
 	defer cancel()
 	futures := make([]jetstream.PubAckFuture, 0, len(ms))

@@ -1,12 +1,20 @@
 package local
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"syscall"
+
+	"github.com/recollect-dev/recollect/pkg/store"
 )
+
+// errNoSpace marks an append refused on a full disk that left the log
+// unchanged: the store keeps taking writes.
+var errNoSpace = errors.New("disk full")
 
 // wal is the log being appended to. Appends are serialised by the store's
 // write lock; sync implements group commit: whoever finds no fsync running
@@ -74,9 +82,15 @@ func (w *wal) append(frame []byte) (int64, error) {
 		return 0, err
 	}
 	if _, err := w.f.Write(frame); err != nil {
+		err = fmt.Errorf("append wal %s: %w", w.path, err)
+		// A full disk: cutting the partial frame off leaves the log as it
+		// was, so the write is refused (retryable) and the next one may
+		// succeed once space returns.
+		if errors.Is(err, syscall.ENOSPC) && w.f.Truncate(w.size.Load()) == nil {
+			return 0, fmt.Errorf("%w: %w: %w", store.ErrUnavailable, errNoSpace, err)
+		}
 		// A partial frame may sit at the tail now; appending after it would
 		// hide later records from replay, so the log takes no more writes.
-		err = fmt.Errorf("append wal %s: %w", w.path, err)
 		w.mu.Lock()
 		w.err = err
 		w.mu.Unlock()

@@ -2,6 +2,7 @@ package local
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/recollect-dev/recollect/pkg/lexical"
@@ -81,7 +82,9 @@ func (s *Store) commit(frame []byte, apply func(), what string) error {
 	w := s.wal
 	end, err := w.append(frame)
 	if err != nil {
-		s.failed = err
+		if !errors.Is(err, errNoSpace) {
+			s.failed = err
+		}
 		s.writeMu.Unlock()
 		return fmt.Errorf("%s: %w", what, err)
 	}
@@ -165,7 +168,9 @@ func (s *Store) Delete(ctx context.Context, tenant string, ids ...string) error 
 		var err error
 		frame := sealFrame(encodeDelete(newFrame(64*len(present)), tenant, present))
 		if end, err = w.append(frame); err != nil {
-			s.failed = err
+			if !errors.Is(err, errNoSpace) {
+				s.failed = err
+			}
 			s.writeMu.Unlock()
 			return fmt.Errorf("delete from tenant %s: %w", tenant, err)
 		}
