@@ -28,8 +28,14 @@ type ConsumerConfig struct {
 	FilterSubjects []string // empty: the whole stream
 
 	MaxDeliver     int           // deliveries before dead-lettering (default 10)
-	AckWait        time.Duration // redelivery timer (default 60s), > HandlerTimeout
+	AckWait        time.Duration // redelivery timer (default 60s), > HandlerTimeout unless Heartbeat is set
 	HandlerTimeout time.Duration // handler ctx deadline (default 30s)
+	// Heartbeat, if set, tells the server every Heartbeat that a running
+	// handler is still working (InProgress), so AckWait can be far shorter
+	// than HandlerTimeout: a message held by a process that died comes
+	// back after AckWait, not after the longest a handler may run. It
+	// must be under half of AckWait.
+	Heartbeat time.Duration
 	Concurrency    int           // handlers running at once (default 1)
 	// Backoff is the redelivery delay after the n-th failed delivery
 	// (default DefaultBackoff).
@@ -113,8 +119,13 @@ func (c ConsumerConfig) validate() error {
 	if c.Concurrency < 1 {
 		errs = append(errs, fmt.Errorf("concurrency %d: must be at least 1", c.Concurrency))
 	}
-	if c.HandlerTimeout <= 0 || c.AckWait <= c.HandlerTimeout {
-		errs = append(errs, fmt.Errorf("ack wait %s must exceed handler timeout %s (both positive)", c.AckWait, c.HandlerTimeout))
+	switch {
+	case c.HandlerTimeout <= 0 || c.AckWait <= 0:
+		errs = append(errs, fmt.Errorf("ack wait %s and handler timeout %s must be positive", c.AckWait, c.HandlerTimeout))
+	case c.Heartbeat < 0 || c.Heartbeat > 0 && 2*c.Heartbeat >= c.AckWait:
+		errs = append(errs, fmt.Errorf("heartbeat %s must be under half of ack wait %s", c.Heartbeat, c.AckWait))
+	case c.Heartbeat == 0 && c.AckWait <= c.HandlerTimeout:
+		errs = append(errs, fmt.Errorf("ack wait %s must exceed handler timeout %s unless a heartbeat is set", c.AckWait, c.HandlerTimeout))
 	}
 	if c.MaxAckPending < 0 {
 		errs = append(errs, fmt.Errorf("max ack pending %d: must not be negative", c.MaxAckPending))

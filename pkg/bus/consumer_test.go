@@ -366,6 +366,40 @@ func TestReopenKeepsMessages(t *testing.T) {
 	}
 }
 
+// With a heartbeat, a handler may run far past AckWait without its message
+// being handed to anyone else: the server hears it is still in progress.
+func TestHeartbeatHoldsMessagePastAckWait(t *testing.T) {
+	b := openTestBus(t)
+	if err := b.PublishBatch(ctxT(t), msgs("acme", 1, "long")); err != nil {
+		t.Fatalf("publish: %v", err)
+	}
+	cc := fastConsumer("heartbeat")
+	cc.AckWait, cc.Heartbeat, cc.HandlerTimeout, cc.Concurrency = 2*time.Second, 250*time.Millisecond, time.Minute, 2
+	var calls atomic.Int32
+	c, err := b.Consume(ctxT(t), cc, func(ctx context.Context, d *Delivery) error {
+		calls.Add(1)
+		// Three ack waits: without the heartbeat the server would have
+		// handed the message to the second handler slot meanwhile.
+		select {
+		case <-time.After(3 * cc.AckWait):
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}, nil)
+	if err != nil {
+		t.Fatalf("consume: %v", err)
+	}
+	eventually(t, "acked", func() bool { return c.Stats().Acked == 1 })
+	stopConsumer(t, c)
+	if n := calls.Load(); n != 1 {
+		t.Errorf("handler ran %d times, want 1 (redelivered while in progress)", n)
+	}
+	if info := consumerInfo(t, b, StreamConv, "heartbeat"); info.NumRedelivered != 0 {
+		t.Errorf("redelivered = %d, want 0", info.NumRedelivered)
+	}
+}
+
 func TestConsumerConfigRejected(t *testing.T) {
 	b := openTestBus(t)
 	ok := func(context.Context, *Delivery) error { return nil }
@@ -374,6 +408,8 @@ func TestConsumerConfigRejected(t *testing.T) {
 		mutate func(*ConsumerConfig)
 	}{
 		{"ack wait not above handler timeout", func(c *ConsumerConfig) { c.AckWait = c.HandlerTimeout }},
+		{"heartbeat not under half of ack wait", func(c *ConsumerConfig) { c.AckWait, c.Heartbeat = 2*time.Second, time.Second }},
+		{"negative heartbeat", func(c *ConsumerConfig) { c.Heartbeat = -time.Second }},
 		{"no durable", func(c *ConsumerConfig) { c.Durable = "" }},
 		{"dotted durable", func(c *ConsumerConfig) { c.Durable = "a.b" }},
 		{"no stream", func(c *ConsumerConfig) { c.Stream = "" }},

@@ -71,6 +71,9 @@ func (c *Consumer) handle(msg jetstream.Msg) {
 func (c *Consumer) call(ctx context.Context, d *Delivery) (err error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.HandlerTimeout)
 	defer cancel()
+	if c.cfg.Heartbeat > 0 {
+		defer c.heartbeat(ctx, d)()
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			c.log.ErrorContext(ctx, "handler panicked", "subject", d.Subject, "panic", r, "stack", string(debug.Stack()))
@@ -78,6 +81,31 @@ func (c *Consumer) call(ctx context.Context, d *Delivery) (err error) {
 		}
 	}()
 	return c.handler(ctx, d)
+}
+
+// heartbeat tells the server every Heartbeat that d is still being
+// handled, until the returned stop is called.
+func (c *Consumer) heartbeat(ctx context.Context, d *Delivery) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(c.cfg.Heartbeat)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if err := d.InProgress(); err != nil {
+					c.log.WarnContext(ctx, "in-progress heartbeat failed", "subject", d.Subject, "error", err)
+				}
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
 }
 
 // settle maps the handler's result to the message's fate.

@@ -162,7 +162,10 @@ func (c *Consolidator) Start(ctx context.Context) error {
 	c.state = kv
 	cons, err := c.bus.Consume(ctx, bus.ConsumerConfig{
 		Durable: Durable, Stream: bus.StreamEvent, FilterSubjects: []string{bus.ConsolidateSubject("*")},
-		MaxDeliver: 5, HandlerTimeout: 10 * time.Minute, AckWait: 11 * time.Minute, Concurrency: 2,
+		// An epoch may run for minutes; the heartbeat keeps its request
+		// while it runs, so a request held by a killed consolidator comes
+		// back after AckWait (1 min), not after the 10 min an epoch may take.
+		MaxDeliver: 5, HandlerTimeout: 10 * time.Minute, AckWait: time.Minute, Heartbeat: 15 * time.Second, Concurrency: 2,
 	}, c.Handle, c.log)
 	if err != nil {
 		return fmt.Errorf("consume consolidation requests: %w", err)
