@@ -35,8 +35,8 @@ type ConsumerConfig struct {
 	// than HandlerTimeout: a message held by a process that died comes
 	// back after AckWait, not after the longest a handler may run. It
 	// must be under half of AckWait.
-	Heartbeat time.Duration
-	Concurrency    int           // handlers running at once (default 1)
+	Heartbeat   time.Duration
+	Concurrency int // handlers running at once (default 1)
 	// Backoff is the redelivery delay after the n-th failed delivery
 	// (default DefaultBackoff).
 	Backoff       func(numDelivered uint64) time.Duration
