@@ -20,5 +20,6 @@ func newBenchCmd() *cobra.Command {
 	cmd.AddCommand(newBenchRecallCmd())
 	cmd.AddCommand(newBenchLearnCmd())
 	cmd.AddCommand(newBenchConsolidateCmd())
+	cmd.AddCommand(newBenchImportCmd())
 	return cmd
 }
