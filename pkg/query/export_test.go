@@ -24,14 +24,14 @@ import (
 )
 
 // newImportHarness is the query harness with the term embedder also
-// vectorising imports.
-func newImportHarness(t *testing.T) *harness {
+// vectorising imports; setup runs after.
+func newImportHarness(t *testing.T, setup ...func(*Query)) *harness {
 	t.Helper()
 	vz, err := embedder.NewVectorizer(termEmbedder{}, embedder.Config{ShortContent: 300, Chunk: chunk.DefaultConfig()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newHarness(t, func(q *Query) { q.SetEmbedder(termEmbedder{}, vz) })
+	return newHarness(t, append([]func(*Query){func(q *Query) { q.SetEmbedder(termEmbedder{}, vz) }}, setup...)...)
 }
 
 // ndjson encodes records one per line.

@@ -19,9 +19,11 @@ import (
 	"github.com/recollect-dev/recollect/pkg/web"
 )
 
-// Bounds of POST /v1/import. The whole body is read and validated before
-// anything is written, so one request is bounded; `recollect import`
-// splits bigger files into requests under it.
+// Bounds of POST /v1/import. The whole body is validated before anything
+// is written (all or nothing), but not held: validated lines wait in a
+// spool (SetImportSpool) of bounded memory, then are decoded again and
+// written importBatch at a time. A request is bounded by MaxImportBytes;
+// `recollect import` splits bigger files into requests under it.
 const (
 	MaxImportBytes  = 32 << 20
 	MaxImportErrors = 100
@@ -72,20 +74,35 @@ func b2i(b bool) int {
 // tenant: every record's tenant is replaced by it, whatever the file says.
 // All or nothing for validation: every line is read and checked first, and
 // any bad line (or a line over snapshot.MaxLineBytes, or a body over
-// MaxImportBytes) answers 400 with nothing written. Then records are
-// upserted by id in batches, which is idempotent: after a failure midway,
-// sending the same stream again is safe. Records without a vector, or with
-// one of another model or width, are embedded again; records already
-// stored with every field equal are skipped. Every record passes the
-// explicit-memory filters first (see screen): secrets are redacted,
+// MaxImportBytes) answers 400 with nothing written. The checked lines wait
+// in a spool (bounded memory, then a temporary file); then they are read
+// again and upserted by id in batches, which is idempotent: after a failure
+// midway, sending the same stream again is safe. Records without a vector,
+// or with one of another model or width, are embedded again; records
+// already stored with every field equal are skipped. Every record passes
+// the explicit-memory filters first (see screen): secrets are redacted,
 // instructions aimed at the model quarantined.
 func (q *Query) importMemories(w http.ResponseWriter, r *http.Request) {
 	tenant, ok := q.tenant(w, r, r.URL.Query().Get("tenant"))
 	if !ok {
 		return
 	}
-	mems, bad, err := q.readImport(w, r, tenant)
+	sp := newSpool(q.spool)
+	defer func() {
+		if err := sp.close(); err != nil {
+			q.log.WarnContext(r.Context(), "remove import spool", "tenant", tenant, "error", err)
+		}
+	}()
+	rules := snapshot.Rules{Now: q.now(), MaxFutureSkew: q.maxFutureSkew, KnownDomain: q.knownDomain}
+	bad, err := q.readImport(w, r, tenant, rules, sp)
 	if err != nil {
+		var se *spoolError
+		if errors.As(err, &se) {
+			// The server's disk, not the body: a client may try again.
+			q.log.ErrorContext(r.Context(), "import memories (nothing written)", "tenant", tenant, "error", se.err)
+			web.Unavailable(w, web.RetryAfter, fmt.Errorf("import memories (nothing written): %w", se.err))
+			return
+		}
 		rejectImport(w, "bad_request", "", nil, err)
 		return
 	}
@@ -94,40 +111,35 @@ func (q *Query) importMemories(w http.ResponseWriter, r *http.Request) {
 			fmt.Errorf("%d bad lines, nothing imported; first: %w", len(bad), &bad[0]))
 		return
 	}
-	resp := ImportResponse{Errors: []snapshot.LineError{}}
-	for i := range mems {
-		red, quar := screen(q.screen, &mems[i])
-		resp.Redacted += b2i(red)
-		resp.Quarantined += b2i(quar)
-	}
-	for start := 0; start < len(mems); start += importBatch {
-		batch := mems[start:min(start+importBatch, len(mems))]
-		written, skipped, err := q.importBatch(r.Context(), tenant, batch)
-		resp.Imported += written
-		resp.Skipped += skipped
-		if err != nil {
-			q.fail(w, r, fmt.Sprintf("import memories (%d written; sending the same stream again is safe)", resp.Imported), err)
-			return
-		}
+	resp, err := q.applyImport(r.Context(), tenant, rules, sp)
+	if err != nil {
+		q.fail(w, r, fmt.Sprintf("import memories (%d written; sending the same stream again is safe)", resp.Imported), err)
+		return
 	}
 	web.WriteJSON(w, http.StatusOK, resp)
 }
 
-// readImport reads and validates the whole body. A body or line over its
-// bound is an error; bad records are returned as line errors.
-func (q *Query) readImport(w http.ResponseWriter, r *http.Request, tenant string) ([]memory.Memory, []snapshot.LineError, error) {
+// spoolError is a failure of the server's own spool, not of the body.
+type spoolError struct{ err error }
+
+func (e *spoolError) Error() string { return e.err.Error() }
+
+// readImport reads and validates the whole body, keeping its good lines
+// in sp and none of its records. A body or line over its bound is an
+// error; bad records are returned as line errors (the first
+// MaxImportErrors). Once a line is bad, nothing more is spooled.
+func (q *Query) readImport(w http.ResponseWriter, r *http.Request, tenant string, rules snapshot.Rules, sp *spool) ([]snapshot.LineError, error) {
 	rd := snapshot.NewReader(http.MaxBytesReader(w, r.Body, MaxImportBytes), snapshot.MaxLineBytes)
-	now := q.now()
 	seen := snapshot.IDs{}
-	var mems []memory.Memory
 	var bad []snapshot.LineError
+	failed := false
 	for {
 		m, err := rd.Next()
 		if errors.Is(err, io.EOF) {
-			return mems, bad, nil
+			return bad, nil
 		}
 		if err == nil {
-			err = snapshot.Prepare(&m, tenant, rd.Line(), snapshot.Rules{Now: now, MaxFutureSkew: q.maxFutureSkew, KnownDomain: q.knownDomain})
+			err = snapshot.Prepare(&m, tenant, rd.Line(), rules)
 		}
 		if err == nil {
 			err = seen.Add(m.ID, rd.Line())
@@ -137,19 +149,71 @@ func (q *Query) readImport(w http.ResponseWriter, r *http.Request, tenant string
 		var tl *snapshot.TooLongError
 		switch {
 		case errors.As(err, &tl):
-			return nil, nil, err
+			return nil, err
 		case err == nil:
-			mems = append(mems, m)
+			if !failed {
+				if err := sp.add(rd.Bytes()); err != nil {
+					return nil, &spoolError{err}
+				}
+			}
 		case errors.As(err, &le):
+			failed = true
 			if len(bad) < MaxImportErrors {
 				bad = append(bad, *le)
 			}
 		case errors.As(err, &mbe):
-			return nil, nil, fmt.Errorf("import body is larger than %d bytes (at line %d); split it (recollect import does)", MaxImportBytes, rd.Line())
+			return nil, fmt.Errorf("import body is larger than %d bytes (at line %d); split it (recollect import does)", MaxImportBytes, rd.Line())
 		default:
-			return nil, nil, fmt.Errorf("read import body: %w", err)
+			return nil, fmt.Errorf("read import body: %w", err)
 		}
 	}
+}
+
+// applyImport reads the validated lines back from sp and writes them in
+// batches, screening each record first. The rules are the validation's,
+// clock included, so every record comes out as it was checked.
+func (q *Query) applyImport(ctx context.Context, tenant string, rules snapshot.Rules, sp *spool) (ImportResponse, error) {
+	resp := ImportResponse{Errors: []snapshot.LineError{}}
+	body, err := sp.reader()
+	if err != nil {
+		return resp, err
+	}
+	rd := snapshot.NewReader(body, snapshot.MaxLineBytes)
+	batch := make([]memory.Memory, 0, importBatch)
+	flush := func() error {
+		written, skipped, err := q.importBatch(ctx, tenant, batch)
+		resp.Imported += written
+		resp.Skipped += skipped
+		batch = batch[:0]
+		return err
+	}
+	for {
+		m, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err == nil {
+			// Only a registry changed since the validation can fail here.
+			err = snapshot.Prepare(&m, tenant, rd.Line(), rules)
+		}
+		if err != nil {
+			return resp, fmt.Errorf("reread validated import record %d: %w", resp.Imported+resp.Skipped+len(batch)+1, err)
+		}
+		red, quar := screen(q.screen, &m)
+		resp.Redacted += b2i(red)
+		resp.Quarantined += b2i(quar)
+		if batch = append(batch, m); len(batch) == importBatch {
+			if err := flush(); err != nil {
+				return resp, err
+			}
+		}
+	}
+	if len(batch) > 0 {
+		if err := flush(); err != nil {
+			return resp, err
+		}
+	}
+	return resp, nil
 }
 
 func rejectImport(w http.ResponseWriter, code, field string, bad []snapshot.LineError, err error) {

@@ -65,6 +65,8 @@ type Query struct {
 	// maxFutureSkew and knownDomain are import's rules (SetImportRules).
 	maxFutureSkew time.Duration
 	knownDomain   func(string) bool
+	// spool is where import bodies wait while validated (SetImportSpool).
+	spool spoolConfig
 	// model and vectors embed imported records (SetEmbedder).
 	model   embed.Embedder
 	vectors *embedder.Vectorizer

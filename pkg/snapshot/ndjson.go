@@ -44,6 +44,7 @@ type Reader struct {
 	br    *bufio.Reader
 	limit int
 	line  int
+	raw   []byte
 }
 
 // NewReader reads r with lines of at most limit bytes (MaxLineBytes when
@@ -58,6 +59,10 @@ func NewReader(r io.Reader, limit int) *Reader {
 
 // Line is the number of the line Next returned last.
 func (r *Reader) Line() int { return r.line }
+
+// Bytes is the text of the line Next decoded last, without surrounding
+// white space. It is valid only until the next call of Next.
+func (r *Reader) Bytes() []byte { return r.raw }
 
 // Next returns the next memory, exactly as the line has it (no defaults,
 // no validation). It returns io.EOF at the end, a *TooLongError for a line
@@ -77,6 +82,7 @@ func (r *Reader) Next() (memory.Memory, error) {
 			return memory.Memory{}, err
 		}
 		line := bytes.TrimSpace(raw)
+		r.raw = line
 		if len(line) == 0 {
 			if err != nil {
 				return memory.Memory{}, io.EOF
