@@ -35,7 +35,7 @@ func (r *runner) one() Sample {
 	lat := r.lat
 	r.lat = nil
 	r.mu.Unlock()
-	s := Sample{AtS: time.Since(r.start).Seconds(), Recalls: len(lat), RecallP50Ms: ms(percentile(lat, 0.5)),
+	s := Sample{AtS: time.Since(r.start).Seconds(), Steady: r.steady(), Live: r.live(), Recalls: len(lat), RecallP50Ms: ms(percentile(lat, 0.5)),
 		RecallP99Ms: ms(percentile(lat, 0.99)), Ops: r.ops.Load(), Errors: r.errs.Load()}
 	m, err := scrape(r.cfg.URL + "/metrics")
 	if err != nil {

@@ -2,6 +2,13 @@
 // learn and recall for a given time, sampling recall latency, resident
 // memory and goroutines, and checks nothing it was acknowledged was lost
 // and that memory and goroutines do not trend upward (a leak).
+//
+// The run has two phases. During the warm-up the dataset grows (ingest
+// and learn add memories); after it, the steady phase forgets as many
+// memories as it adds (each forget purges the subjects of the two oldest
+// stored writes), so the dataset stays the same size and a rise of
+// resident memory can only be a leak, not growth. The memory and
+// goroutine trends are judged over the steady phase only.
 package soak
 
 import (
@@ -32,9 +39,13 @@ type Config struct {
 	// Settle bounds the wait, after the load, for every acknowledged
 	// event to be stored.
 	Settle time.Duration
+	// WarmUp is the growing phase; after it the mix forgets as much as it
+	// adds. Zero means a third of Duration.
+	WarmUp time.Duration
 	// RSSGrowth and GoroutineGrowth bound the rise of the last quarter's
-	// mean over the first quarter's (after the first sample, a warm-up):
-	// 0.5 allows +50 %. GoroutineSlack is added to the goroutine bound.
+	// mean over the first quarter's of the steady phase's samples (the
+	// first of them is left out): 0.25 allows +25 %. GoroutineSlack is
+	// added to the goroutine bound.
 	RSSGrowth, GoroutineGrowth float64
 	GoroutineSlack             float64
 	Seed                       uint64
@@ -43,7 +54,7 @@ type Config struct {
 // Defaults returns the settings `recollect soak` starts from.
 func Defaults() Config {
 	return Config{URL: "http://127.0.0.1:7700", Tenant: "soak", Duration: 30 * time.Minute, Rate: 20, Workers: 8,
-		SampleEvery: 30 * time.Second, Settle: 2 * time.Minute, RSSGrowth: 0.5, GoroutineGrowth: 0.5, GoroutineSlack: 50,
+		SampleEvery: 30 * time.Second, Settle: 2 * time.Minute, RSSGrowth: 0.25, GoroutineGrowth: 0.5, GoroutineSlack: 50,
 		Seed: uint64(time.Now().UnixNano())}
 }
 
@@ -64,6 +75,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("sample-every %s: must be positive and at most the duration %s", c.SampleEvery, c.Duration)
 	case c.Settle <= 0:
 		return fmt.Errorf("settle %s: must be positive", c.Settle)
+	case c.WarmUp < 0 || c.WarmUp >= c.Duration:
+		return fmt.Errorf("warm-up %s: must be at least 0 and less than the duration %s", c.WarmUp, c.Duration)
 	case c.RSSGrowth < 0 || c.GoroutineGrowth < 0 || c.GoroutineSlack < 0:
 		return errors.New("growth bounds must not be negative")
 	}
@@ -73,6 +86,8 @@ func (c Config) Validate() error {
 // Sample is one look at the server.
 type Sample struct {
 	AtS          float64 `json:"at_s"`
+	Steady       bool    `json:"steady"` // taken in the steady phase
+	Live         int     `json:"live"`   // acknowledged writes not forgotten
 	RSSBytes     float64 `json:"rss_bytes"`
 	Goroutines   float64 `json:"goroutines"`
 	RecallP50Ms  float64 `json:"recall_p50_ms"`
@@ -91,6 +106,9 @@ type Report struct {
 	RateAchieved                    float64  `json:"ops_per_s"`
 	Ingested                        int      `json:"events_acked"`
 	Learned                         int      `json:"learns_acked"`
+	Forgotten                       int      `json:"forgotten"`
+	// ForgottenLeft counts forgotten writes that still have a memory.
+	ForgottenLeft int `json:"forgotten_left"`
 	Recalls                         int      `json:"recalls"`
 	Errors                          int64    `json:"errors"`
 	Stored                          int      `json:"stored"`
@@ -113,7 +131,9 @@ type runner struct {
 	ops, errs atomic.Int64
 
 	mu       sync.Mutex
-	acked    map[string]bool // event ids (ingest and learn) acknowledged
+	acked    map[string]bool // event ids (ingest and learn) acknowledged and not forgotten
+	order    []string        // those ids, oldest first: the next to forget
+	gone     map[string]bool // event ids whose subject was purged
 	ingested int
 	learned  int
 	lat      []time.Duration // recall latencies since the last sample
@@ -126,7 +146,10 @@ func Run(ctx context.Context, cfg Config, log *slog.Logger) (*Report, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	r := &runner{cfg: cfg, log: log, acked: map[string]bool{},
+	if cfg.WarmUp == 0 {
+		cfg.WarmUp = cfg.Duration / 3
+	}
+	r := &runner{cfg: cfg, log: log, acked: map[string]bool{}, gone: map[string]bool{},
 		c: client.New(cfg.URL, client.WithAPIKey(cfg.APIKey), client.WithTenant(cfg.Tenant), client.WithRetries(8),
 			client.WithMaxRetryWait(2*time.Second), client.WithUserAgent("recollect-soak"))}
 	rep := &Report{Config: cfg}
@@ -143,7 +166,7 @@ func Run(ctx context.Context, cfg Config, log *slog.Logger) (*Report, error) {
 	rep.DurationS = time.Since(r.start).Seconds()
 	rep.Ops, rep.Errors = r.ops.Load(), r.errs.Load()
 	rep.RateAchieved = float64(rep.Ops) / rep.DurationS
-	rep.Ingested, rep.Learned, rep.Recalls = r.ingested, r.learned, len(r.allLat)
+	rep.Ingested, rep.Learned, rep.Recalls, rep.Forgotten = r.ingested, r.learned, len(r.allLat), len(r.gone)
 	rep.RecallP99Ms = ms(percentile(r.allLat, 0.99))
 	if err := r.verify(ctx, rep); err != nil {
 		return rep, err
@@ -183,30 +206,32 @@ func (r *runner) load(ctx context.Context) {
 	}
 }
 
-// op is operation n: half ingest (a turn), a quarter learn, a quarter recall.
+// op is operation n. During the warm-up: half ingest (a turn), a quarter
+// learn, a quarter recall. In the steady phase: a quarter each of ingest,
+// learn, forget (of two writes) and recall.
 func (r *runner) op(ctx context.Context, rng *rand.Rand, n int) {
 	r.ops.Add(1)
 	id := fmt.Sprintf("soak-%d-%07d", r.cfg.Seed%100000, n)
+	kind := n % 4
+	if kind == 2 && r.steady() {
+		kind = 4
+	}
 	var err error
-	switch n % 4 {
+	switch kind {
 	case 0, 2:
 		_, err = r.c.Ingest(ctx, memory.Event{ID: id, Type: memory.EventTurn, Subject: "s-" + id, SessionID: "s-" + id,
 			Role: "user", Content: "I prefer " + phrase(n)})
 		if err == nil {
-			r.mu.Lock()
-			r.acked[id] = true
-			r.ingested++
-			r.mu.Unlock()
+			r.added(id, &r.ingested)
 		}
 	case 1:
 		_, err = r.c.Learn(ctx, query.LearnRequest{ID: id, Subject: "s-" + id,
 			MemoryInput: memory.MemoryInput{Content: "The depot stores the " + phrase(n) + " on shelf four", Type: memory.TypeFact}})
 		if err == nil {
-			r.mu.Lock()
-			r.acked[id] = true
-			r.learned++
-			r.mu.Unlock()
+			r.added(id, &r.learned)
 		}
+	case 4:
+		err = r.forget(ctx, 2)
 	default:
 		t0 := time.Now()
 		_, err = r.c.Recall(ctx, recall.Request{Query: "which " + phrase(rng.IntN(max(n, 1))) + " do they prefer?", K: 5})
@@ -227,4 +252,53 @@ func (r *runner) op(ctx context.Context, rng *rand.Rand, n int) {
 		}
 		r.mu.Unlock()
 	}
+}
+
+// steady reports whether the warm-up is over.
+func (r *runner) steady() bool { return time.Since(r.start) >= r.cfg.WarmUp }
+
+// added records an acknowledged write.
+func (r *runner) added(id string, count *int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.acked[id] = true
+	r.order = append(r.order, id)
+	*count++
+}
+
+// forget purges the subjects of the k oldest acknowledged writes. A write
+// not yet stored (nothing to purge) goes back to the end of the line: it
+// stays acknowledged, and verify expects it stored.
+func (r *runner) forget(ctx context.Context, k int) error {
+	for range k {
+		r.mu.Lock()
+		if len(r.order) == 0 {
+			r.mu.Unlock()
+			return nil
+		}
+		id := r.order[0]
+		r.order = r.order[1:]
+		r.mu.Unlock()
+		n, err := r.c.PurgeSubject(ctx, "", "s-"+id)
+		r.mu.Lock()
+		switch {
+		case err == nil && n > 0:
+			delete(r.acked, id)
+			r.gone[id] = true
+		default:
+			r.order = append(r.order, id)
+		}
+		r.mu.Unlock()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// live counts the acknowledged writes not forgotten.
+func (r *runner) live() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.acked)
 }

@@ -40,16 +40,19 @@ func TestSoakShort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("soak: %d ops, %d events and %d learns acked, %d stored, recall p99 %.1f ms, rss %.0f→%.0f MB, goroutines %.0f→%.0f",
-		rep.Ops, rep.Ingested, rep.Learned, rep.Stored, rep.RecallP99Ms, rep.RSSFirst/(1<<20), rep.RSSLast/(1<<20), rep.GoroutinesFirst, rep.GoroutinesLast)
+	t.Logf("soak: %d ops, %d events and %d learns acked, %d forgotten, %d stored, recall p99 %.1f ms, rss %.0f→%.0f MB, goroutines %.0f→%.0f",
+		rep.Ops, rep.Ingested, rep.Learned, rep.Forgotten, rep.Stored, rep.RecallP99Ms, rep.RSSFirst/(1<<20), rep.RSSLast/(1<<20), rep.GoroutinesFirst, rep.GoroutinesLast)
 	if len(rep.Failures) > 0 {
 		t.Fatalf("soak failed: %s", strings.Join(rep.Failures, "; "))
 	}
 	if rep.Ingested == 0 || rep.Learned == 0 || rep.Recalls == 0 {
 		t.Fatalf("soak did not mix its operations: %d ingested, %d learned, %d recalls", rep.Ingested, rep.Learned, rep.Recalls)
 	}
-	if rep.Stored != rep.Ingested+rep.Learned {
-		t.Fatalf("stored %d, want %d", rep.Stored, rep.Ingested+rep.Learned)
+	if rep.Forgotten == 0 {
+		t.Fatal("the steady phase forgot nothing")
+	}
+	if rep.Stored != rep.Ingested+rep.Learned-rep.Forgotten {
+		t.Fatalf("stored %d, want %d acked - %d forgotten", rep.Stored, rep.Ingested+rep.Learned, rep.Forgotten)
 	}
 }
 
@@ -59,7 +62,7 @@ func TestJudge(t *testing.T) {
 	flat := func(rss, gor func(i int) float64) []Sample {
 		var s []Sample
 		for i := range 9 {
-			s = append(s, Sample{AtS: float64(i), RSSBytes: rss(i), Goroutines: gor(i)})
+			s = append(s, Sample{AtS: float64(i), Steady: true, RSSBytes: rss(i), Goroutines: gor(i)})
 		}
 		return s
 	}
@@ -84,6 +87,10 @@ func TestJudge(t *testing.T) {
 		{"duplicated", Report{Duplicated: 2, Samples: flat(steady, gor)}, "more than once"},
 		{"errors", Report{Ops: 100, Errors: 5, Samples: flat(steady, gor)}, "operations failed"},
 		{"few samples", Report{Samples: flat(steady, gor)[:3]}, "metric samples"},
+		{"growth in the warm-up ignored", Report{Samples: append(warm(flat(func(i int) float64 { return float64(100+100*i) * mb }, gor)),
+			flat(func(int) float64 { return 900 * mb }, gor)...)}, ""},
+		{"few steady samples", Report{Samples: append(warm(flat(steady, gor)), flat(steady, gor)[:4]...)}, "steady phase"},
+		{"forgotten left", Report{ForgottenLeft: 1, Samples: flat(steady, gor)}, "forgotten writes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.rep.Config = Defaults()
@@ -94,4 +101,12 @@ func TestJudge(t *testing.T) {
 			}
 		})
 	}
+}
+
+// warm marks samples as taken in the warm-up.
+func warm(s []Sample) []Sample {
+	for i := range s {
+		s[i].Steady = false
+	}
+	return s
 }

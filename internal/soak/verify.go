@@ -11,7 +11,8 @@ import (
 
 // verify waits until every acknowledged id is the source of a memory, then
 // counts the lost (none) and the duplicated (more than one memory, or a
-// repetition count above one).
+// repetition count above one), and the forgotten ids still the source of
+// a memory (none).
 func (r *runner) verify(ctx context.Context, rep *Report) error {
 	deadline := time.Now().Add(r.cfg.Settle)
 	for {
@@ -27,6 +28,12 @@ func (r *runner) verify(ctx context.Context, rep *Report) error {
 					rep.Stored++
 				default:
 					rep.Stored++
+				}
+			}
+			rep.ForgottenLeft = 0
+			for id := range r.gone {
+				if seen[id] > 0 {
+					rep.ForgottenLeft++
 				}
 			}
 			if rep.Lost == 0 {
@@ -75,20 +82,25 @@ func (rep *Report) judge() {
 	if rep.Duplicated > 0 {
 		rep.Failures = append(rep.Failures, fmt.Sprintf("%d events stored more than once", rep.Duplicated))
 	}
+	if rep.ForgottenLeft > 0 {
+		rep.Failures = append(rep.Failures, fmt.Sprintf("%d forgotten writes still have a memory", rep.ForgottenLeft))
+	}
 	if rep.Ops > 0 && float64(rep.Errors) > 0.01*float64(rep.Ops) {
 		rep.Failures = append(rep.Failures, fmt.Sprintf("%d of %d operations failed after retries", rep.Errors, rep.Ops))
 	}
+	// The trend is judged over the steady phase (a dataset of constant
+	// size), its first sample left out as the turn.
 	var ok []Sample
 	for _, s := range rep.Samples {
-		if s.ScrapeFailed == "" {
+		if s.ScrapeFailed == "" && s.Steady {
 			ok = append(ok, s)
 		}
 	}
 	if len(ok) < 5 {
-		rep.Failures = append(rep.Failures, fmt.Sprintf("only %d metric samples; need 5 to judge a trend", len(ok)))
+		rep.Failures = append(rep.Failures, fmt.Sprintf("only %d metric samples in the steady phase; need 5 to judge a trend", len(ok)))
 		return
 	}
-	ok = ok[1:] // the first is the warm-up
+	ok = ok[1:]
 	q := max(len(ok)/4, 1)
 	mean := func(ss []Sample, f func(Sample) float64) float64 {
 		var t float64
@@ -102,8 +114,8 @@ func (rep *Report) judge() {
 	rep.RSSFirst, rep.RSSLast = mean(ok[:q], rss), mean(ok[len(ok)-q:], rss)
 	rep.GoroutinesFirst, rep.GoroutinesLast = mean(ok[:q], gor), mean(ok[len(ok)-q:], gor)
 	if rep.RSSLast > rep.RSSFirst*(1+c.RSSGrowth) {
-		rep.Failures = append(rep.Failures, fmt.Sprintf("resident memory rose from %.0f MB to %.0f MB (bound +%.0f%%)",
-			rep.RSSFirst/(1<<20), rep.RSSLast/(1<<20), 100*c.RSSGrowth))
+		rep.Failures = append(rep.Failures, fmt.Sprintf("resident memory rose from %.0f MB to %.0f MB over the steady phase, %d → %d live writes (bound +%.0f%%)",
+			rep.RSSFirst/(1<<20), rep.RSSLast/(1<<20), ok[0].Live, ok[len(ok)-1].Live, 100*c.RSSGrowth))
 	}
 	if rep.GoroutinesLast > rep.GoroutinesFirst*(1+c.GoroutineGrowth)+c.GoroutineSlack {
 		rep.Failures = append(rep.Failures, fmt.Sprintf("goroutines rose from %.0f to %.0f (bound +%.0f%% + %.0f)",
