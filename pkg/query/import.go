@@ -112,6 +112,9 @@ func (q *Query) importMemories(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	resp, err := q.applyImport(r.Context(), tenant, rules, sp)
+	if sp.large() {
+		q.release.imported()
+	}
 	if err != nil {
 		q.fail(w, r, fmt.Sprintf("import memories (%d written; sending the same stream again is safe)", resp.Imported), err)
 		return

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -29,7 +30,11 @@ func TestImportSpoolsWhileReading(t *testing.T) {
 	}{{"good body", false}, {"bad last line", true}} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			h := newImportHarness(t, func(q *Query) { q.SetImportSpool(dir, memBytes) })
+			var released atomic.Int32
+			h := newImportHarness(t, func(q *Query) {
+				q.SetImportSpool(dir, memBytes)
+				q.SetImportRelease(time.Millisecond, func() { released.Add(1) })
+			})
 			const n = 40
 			var lines [][]byte
 			for i := range n {
@@ -70,7 +75,7 @@ func TestImportSpoolsWhileReading(t *testing.T) {
 				t.Fatalf("test body: %d bytes sent before the check, want well over the %d-byte bound", size, memBytes)
 			}
 			// The server has read the first half while the body is open.
-			deadline := time.Now().Add(30 * time.Second)
+			deadline := time.Now().Add(60 * time.Second)
 			for spooled(t, dir) == 0 {
 				if time.Now().After(deadline) {
 					t.Fatalf("no spool file in %s after %d lines (%d bytes) of an open body: the body is held in memory", dir, sent, len(lines[0])*sent)
@@ -103,6 +108,13 @@ func TestImportSpoolsWhileReading(t *testing.T) {
 				}
 				if got := h.count(t, "acme"); got != n {
 					t.Fatalf("%d memories stored, want %d", got, n)
+				}
+				// A large import returns what it freed to the OS.
+				for released.Load() == 0 {
+					if time.Now().After(deadline) {
+						t.Fatal("the memory of a large import was never released")
+					}
+					time.Sleep(10 * time.Millisecond)
 				}
 			}
 			if left := spooled(t, dir); left != 0 {

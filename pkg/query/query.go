@@ -67,6 +67,8 @@ type Query struct {
 	knownDomain   func(string) bool
 	// spool is where import bodies wait while validated (SetImportSpool).
 	spool spoolConfig
+	// release returns what large imports freed to the OS (SetImportRelease).
+	release *releaser
 	// model and vectors embed imported records (SetEmbedder).
 	model   embed.Embedder
 	vectors *embedder.Vectorizer
@@ -83,7 +85,8 @@ type Query struct {
 // New builds the module.
 func New(r *recall.Recaller, st store.Store, pub Publisher, trees TreeLoader, reg prometheus.Registerer, log *slog.Logger, now func() time.Time) *Query {
 	q := &Query{recaller: r, store: st, pub: pub, trees: trees, log: log, now: now, tokens: newTokenCache(), waiters: newStoredWaiters(),
-		screen: filter.New(filter.WithMaxContentChars(memory.MaxContentChars))}
+		release: newReleaser(0, nil),
+		screen:  filter.New(filter.WithMaxContentChars(memory.MaxContentChars))}
 	q.latency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "recollect_query_duration_seconds", Help: "Query API latency by route.",
 		Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}}, []string{"route"})
 	q.deleted = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "recollect_query_deleted_total",
