@@ -1,8 +1,9 @@
 package cli
 
 import (
-	"bytes"
+	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/recollect-dev/recollect/pkg/client"
+	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/snapshot"
 )
 
@@ -81,17 +83,21 @@ func newImportCmd() *cobra.Command {
 	return cmd
 }
 
-// seekCloser is a file, or a converted Bernard file in memory.
+// seekCloser is the file, or a temporary file of the converted Bernard
+// file.
 type seekCloser interface {
 	io.ReadSeeker
 	io.Closer
 }
 
-type nopSeekCloser struct{ *bytes.Reader }
+// tempFile is a temporary file removed on Close.
+type tempFile struct{ *os.File }
 
-func (nopSeekCloser) Close() error { return nil }
+func (t tempFile) Close() error { return errors.Join(t.File.Close(), os.Remove(t.Name())) }
 
-// importBody opens the file as an NDJSON stream of memories.
+// importBody opens the file as an NDJSON stream of memories. A Bernard
+// file is converted entry by entry into a temporary file, so neither is
+// held in memory.
 func importBody(path, format, namespace string) (seekCloser, error) {
 	file, err := os.Open(path)
 	if err != nil {
@@ -101,18 +107,26 @@ func importBody(path, format, namespace string) (seekCloser, error) {
 		return file, nil
 	}
 	defer file.Close()
-	mems, err := snapshot.Bernard(file, snapshot.BernardOptions{Namespace: namespace, Now: time.Now()})
+	tmp, err := os.CreateTemp("", "recollect-bernard-*.ndjson")
 	if err != nil {
+		return nil, fmt.Errorf("convert %s: %w", path, err)
+	}
+	out := tempFile{tmp}
+	bw := bufio.NewWriterSize(tmp, 64<<10)
+	enc := json.NewEncoder(bw)
+	err = snapshot.BernardEach(file, snapshot.BernardOptions{Namespace: namespace, Now: time.Now()},
+		func(m memory.Memory) error { return enc.Encode(m) })
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		_, err = tmp.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		out.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	for _, m := range mems {
-		if err := enc.Encode(m); err != nil {
-			return nil, fmt.Errorf("convert %s: %w", path, err)
-		}
-	}
-	return nopSeekCloser{bytes.NewReader(buf.Bytes())}, nil
+	return out, nil
 }
 
 // badFile prints the bad lines and returns the error that stops the import.

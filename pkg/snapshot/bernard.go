@@ -1,6 +1,8 @@
 package snapshot
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -56,28 +58,70 @@ type BernardOptions struct {
 //     dimensions; otherwise none, and the importer embeds the fact.
 //
 // Entries are not validated here beyond what the mapping needs; the import
-// validates every record.
+// validates every record. Bernard reads the whole file; BernardEach
+// streams it.
 func Bernard(r io.Reader, opts BernardOptions) ([]memory.Memory, error) {
-	data, err := io.ReadAll(r)
+	var out []memory.Memory
+	err := BernardEach(r, opts, func(m memory.Memory) error {
+		out = append(out, m)
+		return nil
+	})
 	if err != nil {
-		return nil, fmt.Errorf("read memories.json: %w", err)
+		return nil, err
 	}
-	var entries []bernardMemory
-	if err := strictjson.Unmarshal(data, &entries); err != nil {
-		return nil, fmt.Errorf("read memories.json (a JSON array of facts): %w", err)
-	}
+	return out, nil
+}
+
+// BernardEach converts Bernard's memories.json as Bernard does, one entry
+// at a time, calling fn with each record: memory holds one entry, not the
+// file. It is as strict as a whole-file decode (no repeated keys, no
+// unknown fields, nothing after the array), but fn may have seen the
+// entries before a bad one.
+func BernardEach(r io.Reader, opts BernardOptions, fn func(memory.Memory) error) error {
 	ns := opts.Namespace
 	if ns == "" {
 		ns = memory.DefaultNamespace
 	}
-	out := make([]memory.Memory, 0, len(entries))
-	for i, e := range entries {
-		if e.ID == "" {
-			return nil, fmt.Errorf("memories.json entry %d has no id", i)
-		}
-		out = append(out, bernardRecord(e, ns, opts.Now))
+	const what = "read memories.json (a JSON array of facts)"
+	dec := json.NewDecoder(r)
+	tok, err := dec.Token()
+	if errors.Is(err, io.EOF) {
+		return fmt.Errorf("%s: %w", what, &memory.FieldError{Field: "body", Reason: "is empty"})
 	}
-	return out, nil
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		return fmt.Errorf("%s: %w", what, &memory.FieldError{Field: "body", Reason: "must be a JSON array of facts"})
+	}
+	for i := 0; dec.More(); i++ {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return fmt.Errorf("%s: entry %d: %w", what, i, err)
+		}
+		var e bernardMemory
+		if err := strictjson.Unmarshal(raw, &e); err != nil {
+			var fe *memory.FieldError
+			if errors.As(err, &fe) {
+				err = &memory.FieldError{Field: fmt.Sprintf("[%d].%s", i, fe.Field), Reason: fe.Reason}
+			}
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		if e.ID == "" {
+			return fmt.Errorf("memories.json entry %d has no id", i)
+		}
+		if err := fn(bernardRecord(e, ns, opts.Now)); err != nil {
+			return err
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing bracket
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return fmt.Errorf("%s: %w", what, &memory.FieldError{Field: "body",
+			Reason: fmt.Sprintf("has data after the JSON value at offset %d (one array of facts, not several)", dec.InputOffset())})
+	}
+	return nil
 }
 
 func bernardRecord(e bernardMemory, ns string, now time.Time) memory.Memory {
