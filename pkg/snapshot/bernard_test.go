@@ -1,10 +1,13 @@
 package snapshot
 
 import (
+	"errors"
+	"io"
 	"os"
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
@@ -107,4 +110,23 @@ func TestBernard(t *testing.T) {
 			t.Fatalf("created %v, want %v", mems[0].CreatedAt, now)
 		}
 	})
+}
+
+// TestBernardEachStreams: entries reach fn as they are read, before the
+// end of the file, so a converter holds one entry at a time. A reader that
+// fails after the first entry still delivers it.
+func TestBernardEachStreams(t *testing.T) {
+	first := `[{"id":"a","fact":"first fact"},`
+	r := io.MultiReader(strings.NewReader(first), iotest.ErrReader(errors.New("disk gone")))
+	var got []string
+	err := BernardEach(r, BernardOptions{}, func(m memory.Memory) error {
+		got = append(got, m.Content)
+		return nil
+	})
+	if err == nil || !strings.Contains(err.Error(), "disk gone") {
+		t.Fatalf("BernardEach = %v, want the reader's error", err)
+	}
+	if len(got) != 1 || got[0] != "first fact" {
+		t.Fatalf("entries before the failure: %q, want the first", got)
+	}
 }
