@@ -25,7 +25,7 @@ func newSoakCmd() *cobra.Command {
 			"a quarter recall); after it, a quarter of the operations forget (purge the subjects of the two oldest stored writes), " +
 			"so the dataset holds steady and resident memory and goroutines are judged over that steady phase only: a rise there " +
 			"is a leak, not growth. Fails on lost or duplicated writes, forgotten writes still stored, errors, or a rise over the bounds.",
-		Args:  cobra.NoArgs,
+		Args: cobra.NoArgs,
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&cfg.URL, "url", cfg.URL, "Recollect server URL (its /metrics is sampled too)")
