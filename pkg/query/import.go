@@ -88,7 +88,9 @@ func (q *Query) importMemories(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sp := newSpool(q.spool)
+	q.release.begin()
 	defer func() {
+		q.release.end(sp.large())
 		if err := sp.close(); err != nil {
 			q.log.WarnContext(r.Context(), "remove import spool", "tenant", tenant, "error", err)
 		}
@@ -112,9 +114,6 @@ func (q *Query) importMemories(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	resp, err := q.applyImport(r.Context(), tenant, rules, sp)
-	if sp.large() {
-		q.release.imported()
-	}
 	if err != nil {
 		q.fail(w, r, fmt.Sprintf("import memories (%d written; sending the same stream again is safe)", resp.Imported), err)
 		return
