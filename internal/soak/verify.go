@@ -14,15 +14,28 @@ import (
 // repetition count above one), and the forgotten ids still the source of
 // a memory (none).
 func (r *runner) verify(ctx context.Context, rep *Report) error {
+	// A purge that failed may have deleted or not: purge again (it is
+	// idempotent), so the write is surely forgotten.
+	for id := range r.unsure {
+		if _, err := r.c.PurgeSubject(ctx, "", "s-"+id); err != nil {
+			return fmt.Errorf("purge again a write whose purge failed: %w", err)
+		}
+		delete(r.unsure, id)
+		r.gone[id] = true
+	}
+	rep.Forgotten = len(r.gone)
 	deadline := time.Now().Add(r.cfg.Settle)
 	for {
 		seen, err := r.sources(ctx)
 		if err == nil {
-			rep.Stored, rep.Lost, rep.Duplicated = 0, 0, 0
+			rep.Stored, rep.Lost, rep.Duplicated, rep.LostIDs = 0, 0, 0, nil
 			for id := range r.acked {
 				switch n := seen[id]; {
 				case n == 0:
 					rep.Lost++
+					if len(rep.LostIDs) < 10 {
+						rep.LostIDs = append(rep.LostIDs, id)
+					}
 				case n > 1:
 					rep.Duplicated++
 					rep.Stored++
@@ -77,7 +90,7 @@ func (r *runner) sources(ctx context.Context) (map[string]int, error) {
 func (rep *Report) judge() {
 	c := rep.Config
 	if rep.Lost > 0 {
-		rep.Failures = append(rep.Failures, fmt.Sprintf("%d acknowledged events not stored within %s", rep.Lost, c.Settle))
+		rep.Failures = append(rep.Failures, fmt.Sprintf("%d acknowledged events not stored within %s (first: %s)", rep.Lost, c.Settle, strings.Join(rep.LostIDs, ", ")))
 	}
 	if rep.Duplicated > 0 {
 		rep.Failures = append(rep.Failures, fmt.Sprintf("%d events stored more than once", rep.Duplicated))
