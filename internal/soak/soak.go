@@ -113,7 +113,7 @@ type Report struct {
 	Errors                          int64    `json:"errors"`
 	Stored                          int      `json:"stored"`
 	Lost                            int      `json:"lost"`
-	LostIDs                         []string `json:"lost_ids,omitempty"` // the first ten`
+	LostIDs                         []string `json:"lost_ids,omitempty"` // the first ten
 	Duplicated                      int      `json:"duplicated"`
 	RecallP99Ms                     float64  `json:"recall_p99_ms"`
 	Samples                         []Sample `json:"samples"`
