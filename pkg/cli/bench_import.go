@@ -16,6 +16,7 @@ import (
 	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -43,16 +44,17 @@ type MemSample struct {
 // ImportResult is what `recollect bench import --json` prints. Per-memory
 // figures are over the empty app's: (state - empty) / memories.
 type ImportResult struct {
-	Memories    int     `json:"memories"`
-	FileMB      float64 `json:"file_mb"`
-	ImportS     float64 `json:"import_s"`
-	PerSecond   float64 `json:"memories_per_s"`
-	Imported    int     `json:"imported"`
-	Skipped     int     `json:"skipped"`
-	ReimportS   float64 `json:"reimport_s,omitempty"`
-	Reskipped   int     `json:"reimport_skipped,omitempty"`
-	StoreDiskMB float64 `json:"store_disk_mb"`
-	DataDiskMB  float64 `json:"data_dir_disk_mb"`
+	Memories    int      `json:"memories"`
+	Targets     []string `json:"targets"`
+	FileMB      float64  `json:"file_mb"`
+	ImportS     float64  `json:"import_s"`
+	PerSecond   float64  `json:"memories_per_s"`
+	Imported    int      `json:"imported"`
+	Skipped     int      `json:"skipped"`
+	ReimportS   float64  `json:"reimport_s,omitempty"`
+	Reskipped   int      `json:"reimport_skipped,omitempty"`
+	StoreDiskMB float64  `json:"store_disk_mb"`
+	DataDiskMB  float64  `json:"data_dir_disk_mb"`
 	// DiskBytesPerMemory is the store directory's size over memories.
 	DiskBytesPerMemory float64 `json:"disk_bytes_per_memory"`
 
@@ -90,6 +92,7 @@ func newBenchImportCmd() *cobra.Command {
 		reimport bool
 		heap     string
 		reopen   string
+		targets  []string
 	)
 	cmd := &cobra.Command{
 		Use:   "import",
@@ -100,18 +103,20 @@ func newBenchImportCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	cmd.Flags().BoolVar(&reimport, "reimport", true, "import the same file again and count the skipped (idempotence)")
 	cmd.Flags().StringVar(&heap, "heap-profile", "", "write a heap profile of the reopened process (after GC) to this file, and one after the import (after GC) to this file + .import")
+	cmd.Flags().StringSliceVar(&targets, "target", []string{app.TargetAll}, "modules to run, as recollect run --target "+
+		"(query alone leaves out what reacts to the import afterwards: topics, consolidation)")
 	// The child process of the restart measurement.
 	cmd.Flags().StringVar(&reopen, "reopen", "", "")
 	_ = cmd.Flags().MarkHidden("reopen")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		if reopen != "" {
-			s, err := reopenSample(cmd.Context(), reopen, heap)
+			s, err := reopenSample(cmd.Context(), reopen, heap, targets)
 			if err != nil {
 				return err
 			}
 			return json.NewEncoder(cmd.OutOrStdout()).Encode(s)
 		}
-		res, err := BenchImport(cmd.Context(), n, reimport, heap)
+		res, err := BenchImport(cmd.Context(), n, reimport, heap, targets)
 		if err != nil {
 			return err
 		}
@@ -119,6 +124,7 @@ func newBenchImportCmd() *cobra.Command {
 			return json.NewEncoder(cmd.OutOrStdout()).Encode(res)
 		}
 		w := cmd.OutOrStdout()
+		fmt.Fprintf(w, "modules           %s\n", strings.Join(res.Targets, ","))
 		fmt.Fprintf(w, "memories          %d (file %.0f MB), imported in %.1f s (%.0f/s)\n", res.Memories, res.FileMB, res.ImportS, res.PerSecond)
 		if res.ReimportS > 0 {
 			fmt.Fprintf(w, "re-import         %.1f s, %d skipped unchanged\n", res.ReimportS, res.Reskipped)
@@ -147,11 +153,11 @@ func newBenchImportCmd() *cobra.Command {
 // BenchImport starts the app on an empty data dir, imports n generated
 // memories with vectors through the HTTP door, samples memory and disk,
 // and has a child process reopen the data dir.
-func BenchImport(ctx context.Context, n int, reimport bool, heapProfile string) (ImportResult, error) {
+func BenchImport(ctx context.Context, n int, reimport bool, heapProfile string, targets []string) (ImportResult, error) {
 	if n < 1 {
 		return ImportResult{}, errNeed("memories >= 1")
 	}
-	res := ImportResult{Memories: n, Note: importNote, Machine: thisMachine()}
+	res := ImportResult{Memories: n, Targets: targets, Note: importNote, Machine: thisMachine()}
 	dir, err := os.MkdirTemp("", "recollect-bench-import-")
 	if err != nil {
 		return res, err
@@ -165,7 +171,7 @@ func BenchImport(ctx context.Context, n int, reimport bool, heapProfile string) 
 		res.FileMB = float64(fi.Size()) / (1 << 20)
 	}
 	data := filepath.Join(dir, "data")
-	a, err := startBenchRun(ctx, data)
+	a, err := startBenchRun(ctx, data, targets)
 	if err != nil {
 		return res, err
 	}
@@ -219,7 +225,7 @@ func BenchImport(ctx context.Context, n int, reimport bool, heapProfile string) 
 	res.StoreDiskMB = dirMB(filepath.Join(data, "store"))
 	res.DataDiskMB = dirMB(data)
 	res.DiskBytesPerMemory = res.StoreDiskMB * (1 << 20) / float64(n)
-	two, err := reopenChild(ctx, data, heapProfile)
+	two, err := reopenChild(ctx, data, heapProfile, targets)
 	if err != nil {
 		return res, err
 	}
@@ -235,11 +241,13 @@ func BenchImport(ctx context.Context, n int, reimport bool, heapProfile string) 
 	return res, nil
 }
 
-// startBenchRun starts every module, as `recollect run` does, on dataDir.
-func startBenchRun(ctx context.Context, dataDir string) (*app.App, error) {
+// startBenchRun starts the targets, as `recollect run --target` does, on
+// dataDir.
+func startBenchRun(ctx context.Context, dataDir string, targets []string) (*app.App, error) {
 	var cfg app.Config
 	cfg.RegisterFlags(pflag.NewFlagSet("bench", pflag.ContinueOnError), "")
 	cfg.DataDir = dataDir
+	cfg.Targets = targets
 	cfg.Web.Addr = "127.0.0.1:0"
 	a, err := app.New(cfg, slog.New(slog.DiscardHandler))
 	if err != nil {
@@ -296,13 +304,13 @@ func importFile(ctx context.Context, c *client.Client, path string) (resp struct
 
 // reopenChild runs this program again to open dataDir in a new process
 // and returns its sample.
-func reopenChild(ctx context.Context, dataDir, heapProfile string) ([2]MemSample, error) {
+func reopenChild(ctx context.Context, dataDir, heapProfile string, targets []string) ([2]MemSample, error) {
 	var s [2]MemSample
 	exe, err := os.Executable()
 	if err != nil {
 		return s, fmt.Errorf("find this program: %w", err)
 	}
-	args := []string{"bench", "import", "--reopen", dataDir}
+	args := []string{"bench", "import", "--reopen", dataDir, "--target", strings.Join(targets, ",")}
 	if heapProfile != "" {
 		args = append(args, "--heap-profile", heapProfile)
 	}
@@ -321,9 +329,9 @@ func reopenChild(ctx context.Context, dataDir, heapProfile string) ([2]MemSample
 // reopenSample is the child: open the data dir as `recollect run` does,
 // sample, collect garbage and sample again; write a heap profile when
 // asked.
-func reopenSample(ctx context.Context, dataDir, heapProfile string) ([2]MemSample, error) {
+func reopenSample(ctx context.Context, dataDir, heapProfile string, targets []string) ([2]MemSample, error) {
 	var s [2]MemSample
-	a, err := startBenchRun(ctx, dataDir)
+	a, err := startBenchRun(ctx, dataDir, targets)
 	if err != nil {
 		return s, err
 	}
