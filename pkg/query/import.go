@@ -20,9 +20,9 @@ import (
 )
 
 // Bounds of POST /v1/import. The whole body is validated before anything
-// is written (all or nothing), but not held: validated lines wait in a
-// spool (SetImportSpool) of bounded memory, then are decoded again and
-// written importBatch at a time. A request is bounded by MaxImportBytes;
+// is written (all or nothing), but not held whole in memory: validated
+// records wait in a spool (SetImportSpool) of bounded memory that spills
+// to a temporary file, then are written importBatch at a time. A request is bounded by MaxImportBytes;
 // `recollect import` splits bigger files into requests under it.
 const (
 	MaxImportBytes  = 32 << 20
@@ -74,9 +74,9 @@ func b2i(b bool) int {
 // tenant: every record's tenant is replaced by it, whatever the file says.
 // All or nothing for validation: every line is read and checked first, and
 // any bad line (or a line over snapshot.MaxLineBytes, or a body over
-// MaxImportBytes) answers 400 with nothing written. The checked lines wait
-// in a spool (bounded memory, then a temporary file); then they are read
-// again and upserted by id in batches, which is idempotent: after a failure
+// MaxImportBytes) answers 400 with nothing written. The checked records
+// wait in a spool (bounded memory, then a temporary file); then they are
+// upserted by id in batches, which is idempotent: after a failure
 // midway, sending the same stream again is safe. Records without a vector,
 // or with one of another model or width, are embedded again; records
 // already stored with every field equal are skipped. Every record passes
@@ -126,8 +126,8 @@ type spoolError struct{ err error }
 
 func (e *spoolError) Error() string { return e.err.Error() }
 
-// readImport reads and validates the whole body, keeping its good lines
-// in sp and none of its records. A body or line over its bound is an
+// readImport reads and validates the whole body, keeping its good records
+// in sp. A body or line over its bound is an
 // error; bad records are returned as line errors (the first
 // MaxImportErrors). Once a line is bad, nothing more is spooled.
 func (q *Query) readImport(w http.ResponseWriter, r *http.Request, tenant string, rules snapshot.Rules, sp *spool) ([]snapshot.LineError, error) {
@@ -154,7 +154,7 @@ func (q *Query) readImport(w http.ResponseWriter, r *http.Request, tenant string
 			return nil, err
 		case err == nil:
 			if !failed {
-				if err := sp.add(rd.Bytes()); err != nil {
+				if err := sp.add(m, rd.Bytes()); err != nil {
 					return nil, &spoolError{err}
 				}
 			}
@@ -171,16 +171,10 @@ func (q *Query) readImport(w http.ResponseWriter, r *http.Request, tenant string
 	}
 }
 
-// applyImport reads the validated lines back from sp and writes them in
-// batches, screening each record first. The rules are the validation's,
-// clock included, so every record comes out as it was checked.
+// applyImport writes the validated records of sp in batches, screening
+// each first.
 func (q *Query) applyImport(ctx context.Context, tenant string, rules snapshot.Rules, sp *spool) (ImportResponse, error) {
 	resp := ImportResponse{Errors: []snapshot.LineError{}}
-	body, err := sp.reader()
-	if err != nil {
-		return resp, err
-	}
-	rd := snapshot.NewReader(body, snapshot.MaxLineBytes)
 	batch := make([]memory.Memory, 0, importBatch)
 	flush := func() error {
 		written, skipped, err := q.importBatch(ctx, tenant, batch)
@@ -189,33 +183,19 @@ func (q *Query) applyImport(ctx context.Context, tenant string, rules snapshot.R
 		batch = batch[:0]
 		return err
 	}
-	for {
-		m, err := rd.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err == nil {
-			// Only a registry changed since the validation can fail here.
-			err = snapshot.Prepare(&m, tenant, rd.Line(), rules)
-		}
-		if err != nil {
-			return resp, fmt.Errorf("reread validated import record %d: %w", resp.Imported+resp.Skipped+len(batch)+1, err)
-		}
+	err := sp.each(tenant, rules, func(m memory.Memory) error {
 		red, quar := screen(q.screen, &m)
 		resp.Redacted += b2i(red)
 		resp.Quarantined += b2i(quar)
 		if batch = append(batch, m); len(batch) == importBatch {
-			if err := flush(); err != nil {
-				return resp, err
-			}
+			return flush()
 		}
+		return nil
+	})
+	if err == nil && len(batch) > 0 {
+		err = flush()
 	}
-	if len(batch) > 0 {
-		if err := flush(); err != nil {
-			return resp, err
-		}
-	}
-	return resp, nil
+	return resp, err
 }
 
 func rejectImport(w http.ResponseWriter, code, field string, bad []snapshot.LineError, err error) {

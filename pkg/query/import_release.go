@@ -43,10 +43,6 @@ func (q *Query) SetImportRelease(delay time.Duration, release func()) {
 	q.release = newReleaser(delay, release)
 }
 
-// large reports whether the import is worth a release: its body outgrew
-// the spool's memory.
-func (s *spool) large() bool { return s.file != nil }
-
 // begin notes an import starting: no release while it runs.
 func (r *releaser) begin() {
 	r.mu.Lock()

@@ -2,17 +2,22 @@ package query
 
 import (
 	"bufio"
-	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/snapshot"
 )
 
-// DefaultImportMemoryBytes is how much of an import body the server keeps
-// in memory while it validates the body; the rest waits in a temporary
-// file (see SetImportSpool).
-const DefaultImportMemoryBytes = 1 << 20
+// DefaultImportMemoryBytes is how much of an import body (counted as
+// its lines' bytes) the server keeps in memory, decoded, while it
+// validates the body; the rest waits in a temporary file (see
+// SetImportSpool). It is the size of the parts `recollect import` sends,
+// which thus never touch the disk.
+const DefaultImportMemoryBytes = 8 << 20
 
 // spoolConfig is where an import body waits between validation and
 // writing.
@@ -21,23 +26,25 @@ type spoolConfig struct {
 	memBytes int    // DefaultImportMemoryBytes when not positive
 }
 
-// SetImportSpool sets where POST /v1/import keeps the lines it has
-// validated until the whole body is known good: the first memBytes
-// (DefaultImportMemoryBytes when not positive) in memory, the rest in a
-// temporary file in dir (os.TempDir() when empty), removed when the
-// request ends. The server's memory per import is thus bounded by
-// memBytes, one line and one batch, whatever the body's size.
+// SetImportSpool sets where POST /v1/import keeps the records it has
+// validated until the whole body is known good: those of the first
+// memBytes of lines (DefaultImportMemoryBytes when not positive) in
+// memory, the rest as lines in a temporary file in dir (os.TempDir() when
+// empty), removed when the request ends. The server's memory per import
+// is thus bounded by memBytes and one batch, whatever the body's size.
 func (q *Query) SetImportSpool(dir string, memBytes int) {
 	q.spool = spoolConfig{dir: dir, memBytes: memBytes}
 }
 
-// spool holds the validated lines of one import body: in memory up to its
-// limit, then in a temporary file.
+// spool holds the validated records of one import body: decoded in memory
+// up to its limit, then as lines in a temporary file.
 type spool struct {
-	cfg  spoolConfig
-	mem  bytes.Buffer
-	file *os.File
-	w    *bufio.Writer
+	cfg   spoolConfig
+	mems  []memory.Memory // while in memory
+	bytes int             // the lines of mems
+	total int             // the lines of every record
+	file  *os.File
+	w     *bufio.Writer
 }
 
 func newSpool(cfg spoolConfig) *spool {
@@ -47,16 +54,17 @@ func newSpool(cfg spoolConfig) *spool {
 	return &spool{cfg: cfg}
 }
 
-// add appends one line (a newline is added).
-func (s *spool) add(line []byte) error {
-	if s.w == nil && s.mem.Len()+len(line)+1 > s.cfg.memBytes {
+// add appends a prepared record and its line.
+func (s *spool) add(m memory.Memory, line []byte) error {
+	s.total += len(line) + 1
+	if s.w == nil && s.bytes+len(line)+1 > s.cfg.memBytes {
 		if err := s.spill(); err != nil {
 			return err
 		}
 	}
 	if s.w == nil {
-		s.mem.Write(line)
-		s.mem.WriteByte('\n')
+		s.mems = append(s.mems, m)
+		s.bytes += len(line) + 1
 		return nil
 	}
 	s.w.Write(line)
@@ -66,36 +74,71 @@ func (s *spool) add(line []byte) error {
 	return nil
 }
 
-// spill moves what is in memory to a new temporary file, which takes
-// every later line.
+// spill moves the records in memory, as lines, to a new temporary file,
+// which takes every later line.
 func (s *spool) spill() error {
 	f, err := os.CreateTemp(s.cfg.dir, "recollect-import-*.ndjson")
 	if err != nil {
 		return fmt.Errorf("spool import body: %w", err)
 	}
 	s.file = f
-	if _, err := f.Write(s.mem.Bytes()); err != nil {
-		return fmt.Errorf("spool import body to %s: %w", f.Name(), err)
-	}
-	s.mem = bytes.Buffer{}
 	s.w = bufio.NewWriterSize(f, 64<<10)
+	for _, m := range s.mems {
+		line, err := json.Marshal(m)
+		if err != nil {
+			return fmt.Errorf("spool import record %s: %w", m.ID, err)
+		}
+		s.w.Write(line)
+		if err := s.w.WriteByte('\n'); err != nil {
+			return fmt.Errorf("spool import body to %s: %w", f.Name(), err)
+		}
+	}
+	s.mems, s.bytes = nil, 0
 	return nil
 }
 
-// reader reads the spooled lines back from the start; no line may be
-// added after it.
-func (s *spool) reader() (io.Reader, error) {
+// each calls fn with every record in order: from memory, or read back
+// from the file and prepared again with the same rules (which cannot fail
+// unless the domain registry changed since the validation).
+func (s *spool) each(tenant string, rules snapshot.Rules, fn func(memory.Memory) error) error {
 	if s.file == nil {
-		return &s.mem, nil
+		for _, m := range s.mems {
+			if err := fn(m); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	if err := s.w.Flush(); err != nil {
-		return nil, fmt.Errorf("spool import body to %s: %w", s.file.Name(), err)
+		return fmt.Errorf("spool import body to %s: %w", s.file.Name(), err)
 	}
 	if _, err := s.file.Seek(0, io.SeekStart); err != nil {
-		return nil, fmt.Errorf("reread spooled import body %s: %w", s.file.Name(), err)
+		return fmt.Errorf("reread spooled import body %s: %w", s.file.Name(), err)
 	}
-	return s.file, nil
+	rd := snapshot.NewReader(s.file, snapshot.MaxLineBytes)
+	for {
+		m, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err == nil {
+			err = snapshot.Prepare(&m, tenant, rd.Line(), rules)
+		}
+		if err != nil {
+			return fmt.Errorf("reread validated import record %d: %w", rd.Line(), err)
+		}
+		if err := fn(m); err != nil {
+			return err
+		}
+	}
 }
+
+// releaseMinBytes is the smallest import after which the memory it freed
+// is returned to the operating system (a spilled one always is).
+const releaseMinBytes = 1 << 20
+
+// large reports whether the body is worth a release.
+func (s *spool) large() bool { return s.file != nil || s.total >= releaseMinBytes }
 
 // close removes the temporary file, if any.
 func (s *spool) close() error {
