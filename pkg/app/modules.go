@@ -395,6 +395,16 @@ func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
 	}
 	q.SetEmbedder(a.queryModel, vz)
 	q.SetImportRules(a.cfg.Ingest.MaxFutureSkew, a.domains.Known)
+	spoolDir, err := a.cfg.dir("import-spool")
+	if err != nil {
+		return nil, err
+	}
+	if n, err := query.RemoveStaleImportSpools(spoolDir, a.now().Add(-time.Hour)); err != nil {
+		a.log.Warn("removing stale import spools", "dir", spoolDir, "error", err)
+	} else if n > 0 {
+		a.log.Info("removed import spools left by an interrupted import", "dir", spoolDir, "files", n)
+	}
+	q.SetImportSpool(spoolDir, 0)
 	q.SetAudit(a.audit)
 	reindexes, err := embedder.OpenReindexStatuses(ctx, a.bus.JetStream(), a.now)
 	if err != nil {

@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"time"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/snapshot"
@@ -34,6 +37,32 @@ type spoolConfig struct {
 // is thus bounded by memBytes and one batch, whatever the body's size.
 func (q *Query) SetImportSpool(dir string, memBytes int) {
 	q.spool = spoolConfig{dir: dir, memBytes: memBytes}
+}
+
+// spoolPattern names an import spool file; see RemoveStaleImportSpools.
+const spoolPattern = "recollect-import-*.ndjson"
+
+// RemoveStaleImportSpools removes from dir the import spool files last
+// written before cutoff: left by a process that died mid-import (a live
+// import rewrites its file within seconds; requests are bounded by
+// MaxImportBytes). It returns how many it removed.
+func RemoveStaleImportSpools(dir string, cutoff time.Time) (int, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, spoolPattern))
+	if err != nil {
+		return 0, fmt.Errorf("list import spools in %s: %w", dir, err)
+	}
+	n := 0
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil || !fi.ModTime().Before(cutoff) {
+			continue
+		}
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return n, fmt.Errorf("remove stale import spool %s: %w", p, err)
+		}
+		n++
+	}
+	return n, nil
 }
 
 // spool holds the validated records of one import body: decoded in memory
@@ -77,7 +106,7 @@ func (s *spool) add(m memory.Memory, line []byte) error {
 // spill moves the records in memory, as lines, to a new temporary file,
 // which takes every later line.
 func (s *spool) spill() error {
-	f, err := os.CreateTemp(s.cfg.dir, "recollect-import-*.ndjson")
+	f, err := os.CreateTemp(s.cfg.dir, spoolPattern)
 	if err != nil {
 		return fmt.Errorf("spool import body: %w", err)
 	}
