@@ -109,6 +109,12 @@ func (s *Store) train(tenant string, p *partition) {
 	s.ivfChanged.Store(true)
 	s.log.Info("local store index trained", "tenant", tenant, "rows", x.trained, "lists", x.nlist,
 		"took", s.now().Sub(start))
+	// The partition may have grown past a retrain while this one ran.
+	s.writeMu.Lock()
+	p.mu.Lock()
+	s.maybeIndex(tenant, p)
+	p.mu.Unlock()
+	s.writeMu.Unlock()
 }
 
 // trainIVF trains centroids on a sample of p's vectors, assigns every row
