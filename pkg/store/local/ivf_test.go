@@ -32,10 +32,15 @@ func ivfConfig(minRows int) Config {
 type ivfCorpus struct {
 	centres [][]float32
 	r       *rand.Rand
+	dim     int
 }
 
 func newIVFCorpus(seed uint64, centres int) *ivfCorpus {
-	c := &ivfCorpus{r: rand.New(rand.NewPCG(seed, 99))}
+	return newIVFCorpusDim(seed, centres, ivfTestDim)
+}
+
+func newIVFCorpusDim(seed uint64, centres, dim int) *ivfCorpus {
+	c := &ivfCorpus{r: rand.New(rand.NewPCG(seed, 99)), dim: dim}
 	for range centres {
 		c.centres = append(c.centres, c.unit(nil, 0))
 	}
@@ -45,7 +50,7 @@ func newIVFCorpus(seed uint64, centres int) *ivfCorpus {
 // unit returns a unit vector near base (noise: the spread), or a random
 // one when base is nil.
 func (c *ivfCorpus) unit(base []float32, noise float64) []float32 {
-	v := make([]float32, ivfTestDim)
+	v := make([]float32, c.dim)
 	var sq float64
 	for j := range v {
 		x := c.r.NormFloat64()
@@ -63,7 +68,7 @@ func (c *ivfCorpus) unit(base []float32, noise float64) []float32 {
 
 // next is a vector near a random centre.
 func (c *ivfCorpus) next() []float32 {
-	return c.unit(c.centres[c.r.IntN(len(c.centres))], 0.05)
+	return c.unit(c.centres[c.r.IntN(len(c.centres))], 0.35/math.Sqrt(float64(c.dim)))
 }
 
 // fillClustered upserts n memories numbered from first into tenant, in
@@ -482,3 +487,7 @@ func TestIVFDeleteBelowThresholdDropsIndex(t *testing.T) {
 		t.Fatalf("search after shrinking: %v, %v", hits, err)
 	}
 }
+
+// waitBriefly is the poll interval of tests and benchmarks waiting for
+// background training.
+func waitBriefly() { time.Sleep(5 * time.Millisecond) }

@@ -8,9 +8,9 @@ import (
 const (
 	// ivfProbeShare is the share of the lists a search probes at least,
 	// nearest centroid first; ivfMinProbe is a floor for small indexes.
-	// On text-like vectors (bench store --vectors text) these give recall@10
-	// above 0.95 against the exact search.
-	ivfProbeShare = 0.04
+	// On text-like vectors (bench store --vectors text, 100k) 4% gives
+	// recall@10 0.97 against the exact search, 8% 0.985.
+	ivfProbeShare = 0.05
 	ivfMinProbe   = 8
 	// ivfPassFactor: probing goes on until this many times the shortlist
 	// passed the filter, so that a filter correlated with the clusters
