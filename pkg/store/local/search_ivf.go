@@ -1,6 +1,7 @@
 package local
 
 import (
+	"runtime"
 	"slices"
 	"sync"
 )
@@ -53,19 +54,17 @@ func (p *partition) estimatePass(rf *rowFilter) int {
 	return pass * n / seen
 }
 
-// ivfScratch holds a search's gathered codes.
+// ivfScratch holds one probing worker's gathered codes.
 type ivfScratch struct {
 	codes []int8
 	rows  []int32 // partition rows gathered
 	rel   []int32 // 0..approxBlock-1
 	dots  []int32
-	cdots []int32
-	order []int32
 }
 
 var ivfScratchPool sync.Pool
 
-func getIVFScratch(dim, nlist int) *ivfScratch {
+func getIVFScratch(dim int) *ivfScratch {
 	sc, _ := ivfScratchPool.Get().(*ivfScratch)
 	if sc == nil {
 		sc = &ivfScratch{rel: make([]int32, approxBlock), dots: make([]int32, approxBlock)}
@@ -77,36 +76,80 @@ func getIVFScratch(dim, nlist int) *ivfScratch {
 		sc.codes = make([]int8, approxBlock*dim)
 	}
 	sc.codes = sc.codes[:approxBlock*dim]
-	if cap(sc.cdots) < nlist {
-		sc.cdots, sc.order = make([]int32, nlist), make([]int32, nlist)
-	}
-	sc.cdots, sc.order = sc.cdots[:nlist], sc.order[:nlist]
 	sc.rows = sc.rows[:0]
 	return sc
 }
+
+// ivfParallelRows is how many rows a search expects to probe per worker
+// before it splits the probing over more than one.
+const ivfParallelRows = 16_384
 
 // scanIVF returns the top k rows for vec that pass rf, probing p's index:
 // the lists are taken nearest centroid first, each row passing the filter
 // is int8-scored into a shortlist of approxKeep(k), and probing stops once
 // at least ivfProbeShare of the lists were probed and ivfPassFactor times
-// the shortlist passed the filter. The shortlist is re-scored exactly, as
-// scanApprox does. With chunks, rows with chunk vectors are scored
-// exactly by their best vector instead. The caller holds p.mu.RLock.
+// the shortlist passed the filter. Big probes are split over workers,
+// which take every w-th list of the order and share out both minimums.
+// The shortlist is re-scored exactly, as scanApprox does. With chunks,
+// rows with chunk vectors are scored exactly by their best vector
+// instead. The caller holds p.mu.RLock.
 func (s *Store) scanIVF(p *partition, vec []float32, k int, rf *rowFilter, chunks bool) []cand {
 	x := p.ivf
 	id := func(row int) string { return p.recs[row].ID }
 	keep := approxKeep(k)
 	qv := quantizeQuery(vec)
-	sc := getIVFScratch(x.dim, x.nlist)
-	defer ivfScratchPool.Put(sc)
-	kernel := dotsInt8Kernel()
-	kernel(qv, x.ccodes, x.iota, sc.cdots)
-	scores := make([]float32, x.nlist)
-	for c, d := range sc.cdots {
-		scores[c] = float32(d) * x.cscale[c]
-		sc.order[c] = int32(c)
+	order := x.order(qv)
+	minProbe := max(ivfMinProbe, int(ivfProbeShare*float64(x.nlist)+0.5))
+	wantPass := ivfPassFactor * keep
+	long := chunks && p.nlong > 0
+	expect := minProbe * max(1, x.n/x.nlist)
+	workers := min(runtime.GOMAXPROCS(0), max(1, expect/ivfParallelRows), minProbe)
+	parts := make([]*shortlist, workers)
+	each(workers, func(w int) {
+		sc := getIVFScratch(x.dim)
+		defer ivfScratchPool.Put(sc)
+		lists := make([]int32, 0, len(order)/workers+1)
+		for i := w; i < len(order); i += workers {
+			lists = append(lists, order[i])
+		}
+		parts[w] = p.probe(x, qv, rf, long, lists, (minProbe+workers-1)/workers, (wantPass+workers-1)/workers,
+			sc, newShortlist(keep))
+	})
+	all := parts[0]
+	for _, part := range parts[1:] {
+		for _, c := range part.buf {
+			all.add(c)
+		}
 	}
-	slices.SortFunc(sc.order, func(a, b int32) int {
+	all.cut()
+	rows := make([]int32, len(all.buf))
+	for i, c := range all.buf {
+		rows[i] = int32(c.row)
+	}
+	best := scoreExact(p, vec, rows, newTopK(k, id))
+	if !long {
+		return best.sorted()
+	}
+	var longRows []int32
+	for i, cv := range p.chunks {
+		if cv != nil && p.hasVec[i] && p.match(rf, i) {
+			longRows = append(longRows, int32(i))
+		}
+	}
+	return p.scoreLong(vec, longRows, nil, best).sorted()
+}
+
+// order returns the lists nearest centroid first for the query codes qv.
+func (x *ivfIndex) order(qv []int16) []int32 {
+	dots := make([]int32, x.nlist)
+	dotsInt8Kernel()(qv, x.ccodes, x.iota, dots)
+	scores := make([]float32, x.nlist)
+	order := make([]int32, x.nlist)
+	for c, d := range dots {
+		scores[c] = float32(d) * x.cscale[c]
+		order[c] = int32(c)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
 		switch {
 		case scores[a] > scores[b]:
 			return -1
@@ -115,10 +158,15 @@ func (s *Store) scanIVF(p *partition, vec []float32, k int, rf *rowFilter, chunk
 		}
 		return int(a - b)
 	})
-	minProbe := max(ivfMinProbe, int(ivfProbeShare*float64(x.nlist)+0.5))
-	wantPass := ivfPassFactor * keep
-	long := chunks && p.nlong > 0
-	sl := newShortlist(keep)
+	return order
+}
+
+// probe int8-scores the rows of lists, in order, that pass rf (and have
+// no chunk vectors when long) into sl, until at least minProbe lists were
+// probed and wantPass rows passed.
+func (p *partition) probe(x *ivfIndex, qv []int16, rf *rowFilter, long bool, lists []int32, minProbe, wantPass int,
+	sc *ivfScratch, sl *shortlist) *shortlist {
+	kernel := dotsInt8Kernel()
 	dim := x.dim
 	flush := func() {
 		n := len(sc.rows)
@@ -134,7 +182,7 @@ func (s *Store) scanIVF(p *partition, vec []float32, k int, rf *rowFilter, chunk
 		sc.rows = sc.rows[:0]
 	}
 	passed := 0
-	for probed, l := range sc.order {
+	for probed, l := range lists {
 		for _, r := range x.lists[l] {
 			if long && p.chunks[r] != nil || !p.match(rf, int(r)) {
 				continue
@@ -152,20 +200,5 @@ func (s *Store) scanIVF(p *partition, vec []float32, k int, rf *rowFilter, chunk
 		}
 	}
 	flush()
-	sl.cut()
-	rows := make([]int32, len(sl.buf))
-	for i, c := range sl.buf {
-		rows[i] = int32(c.row)
-	}
-	best := scoreExact(p, vec, rows, newTopK(k, id))
-	if !long {
-		return best.sorted()
-	}
-	var longRows []int32
-	for i, cv := range p.chunks {
-		if cv != nil && p.hasVec[i] && p.match(rf, i) {
-			longRows = append(longRows, int32(i))
-		}
-	}
-	return p.scoreLong(vec, longRows, nil, best).sorted()
+	return sl
 }
