@@ -129,7 +129,7 @@ func checkIVF(t *testing.T, p *partition) {
 	if got := x.rows(); got != p.nvec {
 		t.Fatalf("lists hold %d rows, partition has %d vectors", got, p.nvec)
 	}
-	buf, dots := make([]int16, x.dim), make([]int32, x.nlist)
+	a := x.newAssigner()
 	for i := range p.recs {
 		l := x.where[i]
 		if !p.hasVec[i] {
@@ -141,7 +141,7 @@ func checkIVF(t *testing.T, p *partition) {
 		if l < 0 || x.lists[l][x.pos[i]] != int32(i) {
 			t.Fatalf("row %d: list %d position %d does not hold it", i, l, x.pos[i])
 		}
-		if want := x.nearest(p.vecs.row(i), buf, dots); want != l {
+		if want := x.nearest(p.vecs.row(i), a); want != l {
 			t.Fatalf("row %d is in list %d, its nearest centroid is %d", i, l, want)
 		}
 	}

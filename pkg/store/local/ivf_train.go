@@ -157,7 +157,7 @@ func (p *partition) trainIVF(ctx context.Context, seed uint64) (*ivfIndex, error
 	p.build = x
 	p.mu.Unlock()
 
-	buf, dots := make([]int16, dim), make([]int32, x.nlist)
+	a := x.newAssigner()
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -167,7 +167,7 @@ func (p *partition) trainIVF(ctx context.Context, seed uint64) (*ivfIndex, error
 			p.mu.RUnlock()
 			return nil, errIVFAbandoned
 		}
-		done := p.assignRows(x, ivfBuildChunk, buf, dots)
+		done := p.assignRows(x, ivfBuildChunk, a)
 		p.mu.RUnlock()
 		if done {
 			break
@@ -178,7 +178,7 @@ func (p *partition) trainIVF(ctx context.Context, seed uint64) (*ivfIndex, error
 	if p.build != x {
 		return nil, errIVFAbandoned
 	}
-	p.assignRows(x, len(p.recs), buf, dots) // rows appended since the last chunk
+	p.assignRows(x, len(p.recs), a) // rows appended since the last chunk
 	p.ivf, p.build = x, nil
 	done := x
 	x = nil // swapped in: the deferred clean-up has nothing to undo
@@ -188,12 +188,12 @@ func (p *partition) trainIVF(ctx context.Context, seed uint64) (*ivfIndex, error
 // assignRows extends x over up to n more rows and reports whether it
 // covers them all. The caller holds p.mu (read lock at least), and is the
 // only one changing x under the read lock.
-func (p *partition) assignRows(x *ivfIndex, n int, buf []int16, dots []int32) bool {
+func (p *partition) assignRows(x *ivfIndex, n int, a *assigner) bool {
 	hi := min(len(p.recs), x.n+n)
 	for i := x.n; i < hi; i++ {
 		x.grow(i)
 		if p.hasVec[i] {
-			x.put(i, x.nearest(p.vecs.row(i), buf, dots))
+			x.put(i, x.nearest(p.vecs.row(i), a))
 		}
 	}
 	x.n = hi
@@ -225,7 +225,7 @@ func (p *partition) sampleVectors(r *rand.Rand, n int) []float32 {
 }
 
 // kmeans returns nlist unit centroids for the unit vectors in sample
-// (spherical k-means, nearest by the int8 kernel, means in float32),
+// (spherical k-means, nearest as an index assigns rows, means in float32),
 // checking ctx between rounds. An emptied list takes a random sample
 // vector.
 func kmeans(ctx context.Context, r *rand.Rand, sample []float32, dim, nlist, iters int) ([]float32, error) {
@@ -235,13 +235,8 @@ func kmeans(ctx context.Context, r *rand.Rand, sample []float32, dim, nlist, ite
 	for c, i := range r.Perm(n)[:nlist] {
 		copy(cents[c*dim:(c+1)*dim], sample[i*dim:(i+1)*dim])
 	}
-	queries := make([]int16, n*dim)
-	for i := range n {
-		quantizeQueryInto(queries[i*dim:(i+1)*dim], sample[i*dim:(i+1)*dim])
-	}
 	sums := make([]float32, nlist*dim)
 	counts := make([]int, nlist)
-	dots := make([]int32, nlist)
 	for range iters {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -249,15 +244,8 @@ func kmeans(ctx context.Context, r *rand.Rand, sample []float32, dim, nlist, ite
 		x := newIVF(dim, cents, 0)
 		clear(sums)
 		clear(counts)
-		kernel := dotsInt8Kernel()
 		for i := range n {
-			kernel(queries[i*dim:(i+1)*dim], x.ccodes, x.iota, dots)
-			best, bestScore := 0, float32(math.Inf(-1))
-			for c, d := range dots {
-				if s := float32(d) * x.cscale[c]; s > bestScore {
-					best, bestScore = c, s
-				}
-			}
+			best := int(x.nearest(sample[i*dim:(i+1)*dim], x.as))
 			counts[best]++
 			sum := sums[best*dim : (best+1)*dim]
 			for j, v := range sample[i*dim : (i+1)*dim] {
