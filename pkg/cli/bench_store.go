@@ -115,8 +115,8 @@ func newBenchStoreCmd() *cobra.Command {
 		"candidate rows from which the store searches approximately (0: always exact)")
 	cmd.Flags().IntVar(&opt.IndexMinRows, "index-min-rows", local.DefaultConfig().IndexMinRows,
 		"vectors from which a tenant is searched through an IVF index (0: never)")
-	cmd.Flags().StringVar(&opt.Vectors, "vectors", vectorsRandom,
-		"vector source: random (unit vectors, the worst case for an index) or text (mixes of 2-3 sentences embedded by the built-in model, plus noise)")
+	cmd.Flags().StringVar(&opt.Vectors, "vectors", vectorsText,
+		"vector source: text (mixes of 2-3 sentences embedded by the built-in model, plus noise; the base embeddings are cached in the temporary directory) or random (unit vectors: no structure, the worst case for the IVF index)")
 	cmd.Flags().StringVar(&opt.Dir, "dir", "", "directory for the store (default: a temporary one, removed afterwards)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
@@ -150,7 +150,7 @@ func newBenchStoreCmd() *cobra.Command {
 type StoreOptions struct {
 	Memories, Tenants, Queries, RecallQueries, K int
 	ApproxMinRows, IndexMinRows                  int
-	Vectors                                      string // random (default) or text
+	Vectors                                      string // text (the command's default) or random (the default here)
 	Dir                                          string
 }
 
