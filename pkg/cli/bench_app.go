@@ -31,7 +31,7 @@ func benchApp(ctx context.Context, name string, c *corpus, n int, targets ...str
 	if err != nil {
 		return fail(fmt.Errorf("open store to fill: %w", err))
 	}
-	if _, err := fillStore(ctx, s, c, n); err != nil {
+	if _, err := fillStore(ctx, s, c, c, n); err != nil {
 		s.Close()
 		return fail(err)
 	}

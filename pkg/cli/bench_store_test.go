@@ -5,7 +5,7 @@ import "testing"
 // TestBenchStoreApproximate forces the approximate search on a small store
 // and checks that the benchmark reports its quality against the exact one.
 func TestBenchStoreApproximate(t *testing.T) {
-	res := runBench(t, "store", "--memories", "800", "--tenants", "1", "--approx-min-rows", "100",
+	res := runBench(t, "store", "--memories", "800", "--tenants", "1", "--approx-min-rows", "100", "--vectors", "random",
 		"--queries", "20", "--recall-queries", "20", "--dir", t.TempDir())
 	if res["approx_min_rows"] != 100.0 {
 		t.Errorf("approx_min_rows = %v, want 100", res["approx_min_rows"])
@@ -18,5 +18,20 @@ func TestBenchStoreApproximate(t *testing.T) {
 	}
 	if res["exact_recall_at_10"] != 1.0 {
 		t.Errorf("exact_recall_at_10 = %v, want 1: the exact search must agree with brute force", res["exact_recall_at_10"])
+	}
+}
+
+// TestBenchStoreIndexed indexes the tenant and checks that the benchmark
+// reports the index it searched through.
+func TestBenchStoreIndexed(t *testing.T) {
+	res := runBench(t, "store", "--memories", "1500", "--tenants", "1", "--approx-min-rows", "100", "--vectors", "random",
+		"--index-min-rows", "400", "--queries", "20", "--recall-queries", "10", "--dir", t.TempDir())
+	if res["indexed_tenants"] != 1.0 || res["index_trainings"].(float64) < 1 || res["vectors"] != "random" {
+		t.Errorf("indexed_tenants %v, index_trainings %v, vectors %v: want 1, >= 1, random",
+			res["indexed_tenants"], res["index_trainings"], res["vectors"])
+	}
+	positive(t, res, "index_train_s")
+	if r := res["recall_at_10"].(float64); r <= 0 || r > 1 {
+		t.Errorf("recall_at_10 = %v, want in (0, 1]", r)
 	}
 }

@@ -58,6 +58,7 @@ func (s *Store) compact() {
 		return
 	}
 	mems := s.copyState()
+	indexes := s.captureIndexes()
 	s.writeMu.Unlock()
 	s.hook("rotated")
 
@@ -65,6 +66,11 @@ func (s *Store) compact() {
 		s.compactionFailures.Add(1)
 		s.log.Warn("local store snapshot not written, the logs still hold everything", "dir", s.dir, "err", err)
 		return
+	}
+	if len(indexes) > 0 {
+		s.writeMu.Lock() // ivfPos is the writers'
+		s.writeIndexes(ivfFile{pos: logPos{seq: next.seq, off: magicLen}, tenants: indexes})
+		s.writeMu.Unlock()
 	}
 	if err := removeBelow(s.dir, next.seq); err != nil {
 		s.compactionFailures.Add(1)

@@ -3,6 +3,7 @@ package local
 import (
 	"errors"
 	"log/slog"
+	"time"
 
 	"github.com/spf13/pflag"
 )
@@ -19,11 +20,17 @@ type Config struct {
 	// candidates exactly, instead of scanning the float32 vectors; 0 keeps
 	// every search exact (and keeps no int8 copy).
 	ApproxMinRows int
+	// IndexMinRows is how many vectors a tenant must hold before the
+	// engine trains an approximate (IVF) index for it in the background;
+	// until it is ready, and for dense searches that may return fewer than
+	// ApproxMinRows rows, search scans as above. 0 never indexes; so does
+	// ApproxMinRows 0 (the index ranks by the int8 copy).
+	IndexMinRows int
 }
 
 // DefaultConfig returns the settings used when none are given.
 func DefaultConfig() Config {
-	return Config{CompactMinBytes: 64 << 20, CompactRatio: 2, ApproxMinRows: 20_000}
+	return Config{CompactMinBytes: 64 << 20, CompactRatio: 2, ApproxMinRows: 20_000, IndexMinRows: 50_000}
 }
 
 // RegisterFlags adds the settings to fs, each name prefixed with prefix.
@@ -35,6 +42,8 @@ func (c *Config) RegisterFlags(prefix string, fs *pflag.FlagSet) {
 		"compact the local store once its log is this many times the live data")
 	fs.IntVar(&c.ApproxMinRows, prefix+"approx-min-rows", d.ApproxMinRows,
 		"rows a dense search must be able to return before the local store searches approximately (int8 scan, exact re-scoring); 0: always exact")
+	fs.IntVar(&c.IndexMinRows, prefix+"index-min-rows", d.IndexMinRows,
+		"vectors a tenant must hold before the local store trains an approximate (IVF) index for it in the background; 0: never")
 }
 
 // Validate reports the first setting that cannot work.
@@ -48,6 +57,9 @@ func (c Config) Validate() error {
 	if c.ApproxMinRows < 0 {
 		return errors.New("approx-min-rows must not be negative")
 	}
+	if c.IndexMinRows < 0 {
+		return errors.New("index-min-rows must not be negative")
+	}
 	return nil
 }
 
@@ -59,6 +71,8 @@ type options struct {
 	log         *slog.Logger
 	compactHook func(step string) // tests observe each compaction step on disk
 	searchChunk int               // rows per parallel search chunk; tests lower it
+	now         func() time.Time  // clock for the durations logged
+	ivfAlways   bool              // probe a ready index whatever the filter passes; tests set it
 }
 
 // WithConfig sets the engine's settings (validated by Open).

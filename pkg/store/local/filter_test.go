@@ -18,7 +18,7 @@ func TestCompiledFilterMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	pick := func(vals ...string) string { return vals[r.IntN(len(vals))] }
 	base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	p := newPartition(0)
+	p := newPartition(0, 0)
 	for i := range 400 {
 		m := testMemory("a", i, nil)
 		m.Namespace = pick("default", "work", "home")

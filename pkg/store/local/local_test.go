@@ -11,15 +11,22 @@ func TestAcceptance(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		cfg  Config
+		opts []Option
 	}{
-		{"default", DefaultConfig()},
+		{"default", DefaultConfig(), nil},
 		// Compacting after nearly every write runs the suite across many
 		// snapshot and log switches.
-		{"compacting", Config{CompactMinBytes: 1, CompactRatio: 0.01}},
+		{"compacting", Config{CompactMinBytes: 1, CompactRatio: 0.01}, nil},
+		// Every tenant indexed from its first vector (retrained as it
+		// grows), and searches probe the index whenever it is ready.
+		{"indexed", Config{CompactMinBytes: 64 << 20, CompactRatio: 2, ApproxMinRows: 1, IndexMinRows: 1},
+			[]Option{func(o *options) { o.ivfAlways = true }}},
+		{"indexed-compacting", Config{CompactMinBytes: 1, CompactRatio: 0.01, ApproxMinRows: 1, IndexMinRows: 1},
+			[]Option{func(o *options) { o.ivfAlways = true }}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			open := func(t *testing.T, dir string) store.Store {
-				s, err := Open(dir, WithConfig(tc.cfg), WithLogger(discardLogger()))
+				s, err := Open(dir, append([]Option{WithConfig(tc.cfg), WithLogger(discardLogger())}, tc.opts...)...)
 				if err != nil {
 					t.Fatalf("open %s: %v", dir, err)
 				}

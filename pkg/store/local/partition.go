@@ -15,8 +15,9 @@ import (
 // recs[i] (zeros when it has none), so a search is one pass over a few
 // large contiguous chunks; lex indexes the rows' text for BM25; cols hold what filters test.
 // From approxMin rows on (0: never), quant holds an int8 copy of the slab
-// for approximate search. Writers hold the store's write lock and mu;
-// readers hold mu.RLock.
+// for approximate search; from indexMin vectors on (0: never), ivf indexes
+// it once trained in the background (ivf.go). Writers hold the store's
+// write lock and mu; readers hold mu.RLock.
 type partition struct {
 	mu     sync.RWMutex
 	ids    map[string]int
@@ -34,11 +35,29 @@ type partition struct {
 	lex       *lexIndex
 	cols      columns
 	quant     *quantSlab
-	approxMin int
+	approxMin int // rows from which quant is kept
+	// ivf is the ready index or nil; build is one being built in the
+	// background (kept exact by writers for the rows it covers); training
+	// is set while a training goroutine runs.
+	ivf      *ivfIndex
+	build    *ivfIndex
+	training bool
+	indexMin int
 }
 
-func newPartition(approxMin int) *partition {
-	return &partition{ids: make(map[string]int), lex: newLexIndex(), cols: newColumns(), approxMin: approxMin}
+// newPartition returns an empty partition that keeps an int8 copy of its
+// vectors from approxMin rows on and indexes them from indexMin vectors
+// on (0: never; the index needs the int8 copy, so it starts no earlier
+// than that).
+func newPartition(approxMin, indexMin int) *partition {
+	quantMin := approxMin
+	if approxMin == 0 {
+		indexMin = 0
+	} else if indexMin > 0 && indexMin < approxMin {
+		quantMin = indexMin
+	}
+	return &partition{ids: make(map[string]int), lex: newLexIndex(), cols: newColumns(),
+		approxMin: quantMin, indexMin: indexMin}
 }
 
 // checkDim reports whether a vector of n dims fits, given dim, the width the
@@ -114,6 +133,7 @@ func (p *partition) upsert(m memory.Memory, size int, lv lexical.SparseVector) i
 	}
 	p.dropDimIfEmpty()
 	p.syncQuant(i, vec)
+	p.syncIVF(i, vec)
 	return delta
 }
 
@@ -194,6 +214,7 @@ func (p *partition) remove(id string) int {
 			p.quant.move(i, last)
 		}
 	}
+	p.removeIVF(i, last)
 	p.recs[last], p.chunks[last] = memory.Memory{}, nil // let the strings go
 	p.recs, p.sizes, p.hasVec, p.chunks = p.recs[:last], p.sizes[:last], p.hasVec[:last], p.chunks[:last]
 	p.cols.truncate(last)
@@ -209,6 +230,7 @@ func (p *partition) remove(id string) int {
 	// copy over and over.
 	if p.dim == 0 || len(p.recs) < p.approxMin/2 {
 		p.quant = nil
+		p.ivf, p.build = nil, nil
 	}
 	return delta
 }

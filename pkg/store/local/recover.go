@@ -22,12 +22,14 @@ func (s *Store) recover() error {
 			return fmt.Errorf("remove unfinished snapshot %s: %w", tmp, err)
 		}
 	}
+	s.loadIndexFile()
 	var base uint64 = 1
 	if n := len(df.snaps); n > 0 {
 		base = df.snaps[n-1]
 		if err := readSnapshot(snapPath(s.dir, base), s.replay); err != nil {
 			return err
 		}
+		s.attachIndexes(logPos{seq: base, off: magicLen})
 	}
 	// Files older than the snapshot remain when a crash hit after its rename.
 	if err := removeBelow(s.dir, base); err != nil {
@@ -81,6 +83,7 @@ func (s *Store) replayWAL(seq uint64) (int64, error) {
 		s.log.Warn("local store log header torn, starting it empty", "path", path, "bytes", st.Size(), "header_bytes", n)
 		return 0, nil
 	}
+	s.attachIndexes(logPos{seq: seq, off: magicLen})
 	next, stop := decodeAhead(newFrameReader(f, magicLen, st.Size()))
 	defer stop()
 	records := 0
@@ -111,6 +114,7 @@ func (s *Store) replayWAL(seq uint64) (int64, error) {
 		if err := s.replay(d.o, d.lex); err != nil {
 			return 0, fmt.Errorf("apply wal %s at offset %d: %w", path, d.off, err)
 		}
+		s.attachIndexes(logPos{seq: seq, off: d.off}) // d.off is where the frame ends
 		records++
 	}
 }

@@ -16,8 +16,8 @@ const defaultSearchChunk = 4096
 // Search returns the k memories of the tenant most similar to the query
 // vector by cosine similarity, best first, among those matching the filter.
 // When more than Config.ApproxMinRows memories match, the ranking comes
-// from an int8 scan re-scored exactly (see scanApprox), else from an exact
-// scan. Scores are always exact. Memories without a vector are never hits.
+// from the tenant's IVF index once trained (see scanIVF) or else an int8
+// scan, re-scored exactly (see scanApprox), else from an exact scan. Scores are always exact. Memories without a vector are never hits.
 // With q.Chunks, a memory with chunk vectors scores the best of its vector
 // and theirs (see chunks.go).
 func (s *Store) Search(ctx context.Context, q store.Query) ([]store.Hit, error) {
@@ -80,6 +80,9 @@ func (s *Store) scanMode(p *partition, vec []float32, k int, f *store.Filter, ex
 	rf, ok := p.compileFilter(f)
 	if !ok {
 		return nil
+	}
+	if !exact && s.useIVF(p, &rf, k) {
+		return s.scanIVF(p, vec, k, &rf, chunks)
 	}
 	n := len(p.recs)
 	workers := min(runtime.GOMAXPROCS(0), max(1, n/max(1, s.opts.searchChunk)))

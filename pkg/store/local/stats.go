@@ -11,8 +11,15 @@ type Stats struct {
 	// Approximate counts the tenants large enough to be searched by the
 	// int8 scan (at least ApproxMinRows memories).
 	Approximate int
-	LogBytes    int64 // current log file, header included
-	LiveBytes   int64 // encoded size of the live records
+	// Indexed counts the tenants whose IVF index is ready; IndexTraining
+	// those training one (a first index or a retrain) in the background.
+	Indexed       int
+	IndexTraining int
+	// IndexTrainings counts the indexes trained since Open (a reopen that
+	// finds its index file trains none).
+	IndexTrainings uint64
+	LogBytes       int64 // current log file, header included
+	LiveBytes      int64 // encoded size of the live records
 	// AppendedBytes counts the bytes written to the logs since Open, over
 	// every log file (compaction starts a new one).
 	AppendedBytes uint64
@@ -31,11 +38,18 @@ func (s *Store) Stats() Stats {
 	s.writeMu.Unlock()
 	st.Compactions, st.CompactionFailures = s.compactions.Load(), s.compactionFailures.Load()
 	st.AppendedBytes = s.appended.Load()
+	st.IndexTrainings = s.ivfTrainings.Load()
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	for _, p := range s.parts {
 		p.mu.RLock()
 		n := len(p.ids)
+		if p.ivf != nil {
+			st.Indexed++
+		}
+		if p.training {
+			st.IndexTraining++
+		}
 		p.mu.RUnlock()
 		if n == 0 {
 			continue
@@ -61,6 +75,10 @@ var (
 	descTenants  = prometheus.NewDesc("recollect_store_local_tenants", "Tenants with at least one memory in the local store.", nil, nil)
 	descApprox   = prometheus.NewDesc("recollect_store_local_approximate_tenants",
 		"Tenants large enough for the local store's int8 scan (at least --store-approx-min-rows memories).", nil, nil)
+	descIndexed = prometheus.NewDesc("recollect_store_local_indexed_tenants",
+		"Tenants whose IVF index is ready (at least --store-index-min-rows vectors).", nil, nil)
+	descTraining = prometheus.NewDesc("recollect_store_local_index_training_tenants",
+		"Tenants training an IVF index in the background.", nil, nil)
 	descLogBytes  = prometheus.NewDesc("recollect_store_local_log_bytes", "Size of the local store's current log file.", nil, nil)
 	descLiveBytes = prometheus.NewDesc("recollect_store_local_live_bytes", "Encoded size of the local store's live records.", nil, nil)
 	descCompact   = prometheus.NewDesc("recollect_store_local_compactions_total", "Local store compactions completed.", nil, nil)
@@ -71,7 +89,7 @@ var (
 )
 
 func (c *statsCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descMemories, descTenants, descApprox, descLogBytes, descLiveBytes, descCompact, descCompactKO, descWritable} {
+	for _, d := range []*prometheus.Desc{descMemories, descTenants, descApprox, descIndexed, descTraining, descLogBytes, descLiveBytes, descCompact, descCompactKO, descWritable} {
 		ch <- d
 	}
 }
@@ -85,6 +103,8 @@ func (c *statsCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(descMemories, prometheus.GaugeValue, float64(st.Memories))
 	ch <- prometheus.MustNewConstMetric(descTenants, prometheus.GaugeValue, float64(st.Tenants))
 	ch <- prometheus.MustNewConstMetric(descApprox, prometheus.GaugeValue, float64(st.Approximate))
+	ch <- prometheus.MustNewConstMetric(descIndexed, prometheus.GaugeValue, float64(st.Indexed))
+	ch <- prometheus.MustNewConstMetric(descTraining, prometheus.GaugeValue, float64(st.IndexTraining))
 	ch <- prometheus.MustNewConstMetric(descLogBytes, prometheus.GaugeValue, float64(st.LogBytes))
 	ch <- prometheus.MustNewConstMetric(descLiveBytes, prometheus.GaugeValue, float64(st.LiveBytes))
 	ch <- prometheus.MustNewConstMetric(descCompact, prometheus.CounterValue, float64(st.Compactions))

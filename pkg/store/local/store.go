@@ -8,11 +8,13 @@
 package local
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"os"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/recollect-dev/recollect/pkg/store"
 )
@@ -43,6 +45,17 @@ type Store struct {
 
 	accPool  sync.Pool // *[]float32 score accumulators for SearchText
 	rowsPool sync.Pool // *[]int32 candidate row lists for Search
+
+	// Background index training (ivf_train.go): bgCtx is cancelled by
+	// Close, which then waits for ivfWG.
+	bgCtx        context.Context
+	bgCancel     context.CancelFunc
+	ivfWG        sync.WaitGroup
+	recovering   bool          // no training starts while Open replays
+	ivfTrainings atomic.Uint64 // indexes trained since Open
+	ivfChanged   atomic.Bool   // an index was trained since the index file was written or read
+	ivfSaved     *ivfFile      // read by recover, attached where the replay reaches its position
+	ivfPos       logPos        // position of the index file read or last written
 }
 
 var (
@@ -53,7 +66,7 @@ var (
 // Open opens or creates the store in dir, replaying its snapshot and log. A
 // torn or corrupt log tail (a crash mid-write) is cut off and logged.
 func Open(dir string, opts ...Option) (*Store, error) {
-	o := options{cfg: DefaultConfig(), searchChunk: defaultSearchChunk}
+	o := options{cfg: DefaultConfig(), searchChunk: defaultSearchChunk, now: time.Now}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -71,11 +84,16 @@ func Open(dir string, opts ...Option) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{dir: dir, cfg: o.cfg, log: o.log, lock: lock, opts: o, parts: make(map[string]*partition)}
+	s.bgCtx, s.bgCancel = context.WithCancel(context.Background())
+	s.recovering = true
 	if err := s.recover(); err != nil {
+		s.bgCancel()
 		lock.Close()
 		return nil, err
 	}
 	s.writeMu.Lock()
+	s.recovering = false
+	s.indexAfterRecovery()
 	s.maybeCompact()
 	s.writeMu.Unlock()
 	return s, nil
@@ -91,9 +109,14 @@ func (s *Store) Close() error {
 	s.writeMu.Lock()
 	s.writeMu.Unlock()
 	s.compactWG.Wait()
+	s.bgCancel()
+	s.ivfWG.Wait()
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	err := s.wal.close()
+	if err == nil {
+		s.saveIndexes(logPos{seq: s.wal.seq, off: s.wal.size.Load()}, false)
+	}
 	if cerr := s.lock.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("release store lock: %w", cerr)
 	}
@@ -115,7 +138,9 @@ func (s *Store) partitionForWrite(tenant string) *partition {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p := newPartition(s.cfg.ApproxMinRows)
+	p := newPartition(s.cfg.ApproxMinRows, s.cfg.IndexMinRows)
 	s.parts[tenant] = p
 	return p
 }
+
+func (s *Store) now() time.Time { return s.opts.now() }

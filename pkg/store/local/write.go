@@ -107,6 +107,7 @@ func (s *Store) apply(batch []memory.Memory, sizes []int, lex []lexical.SparseVe
 	for i, m := range batch {
 		if p == nil || m.Tenant != tenant {
 			if p != nil {
+				s.maybeIndex(tenant, p)
 				p.mu.Unlock() // before partitionForWrite takes s.mu
 			}
 			p, tenant = s.partitionForWrite(m.Tenant), m.Tenant
@@ -115,6 +116,7 @@ func (s *Store) apply(batch []memory.Memory, sizes []int, lex []lexical.SparseVe
 		s.liveBytes += int64(p.upsert(m, sizes[i], lex[i]))
 	}
 	if p != nil {
+		s.maybeIndex(tenant, p)
 		p.mu.Unlock()
 	}
 }
