@@ -14,9 +14,10 @@ import (
 )
 
 // benchApp fills a local store in a temporary data dir with n corpus
-// memories, then starts the app's targets on it, listening on a free
-// loopback port. stop stops the app and removes the dir.
-func benchApp(ctx context.Context, name string, c *corpus, n int, targets ...string) (a *app.App, cfg app.Config, stop func(), err error) {
+// memories (their vectors from vs), waits for any index the fill trains,
+// then starts the app's targets on it, listening on a free loopback port.
+// stop stops the app and removes the dir.
+func benchApp(ctx context.Context, name string, c *corpus, vs storeVectors, n int, targets ...string) (a *app.App, cfg app.Config, stop func(), err error) {
 	dir, err := os.MkdirTemp("", "recollect-bench-"+name+"-")
 	if err != nil {
 		return nil, cfg, nil, err
@@ -31,7 +32,13 @@ func benchApp(ctx context.Context, name string, c *corpus, n int, targets ...str
 	if err != nil {
 		return fail(fmt.Errorf("open store to fill: %w", err))
 	}
-	if _, err := fillStore(ctx, s, c, c, n); err != nil {
+	if _, err := fillStore(ctx, s, c, vs, n); err != nil {
+		s.Close()
+		return fail(err)
+	}
+	// The index is saved at close, so the app opens with it ready, as a
+	// long-running process would be.
+	if _, err := waitIndexes(ctx, s); err != nil {
 		s.Close()
 		return fail(err)
 	}

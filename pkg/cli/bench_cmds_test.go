@@ -115,7 +115,10 @@ func TestBenchStoreCommand(t *testing.T) {
 
 func TestBenchRecallCommand(t *testing.T) {
 	res := runBench(t, "recall", "--memories", "200", "--tenants", "2", "--queries", "20", "--concurrency", "4", "--single-queries", "3",
-		"--learn-waits", "5")
+		"--learn-waits", "5", "--vectors", "random")
+	if res["vectors"] != "random" {
+		t.Errorf("vectors = %v, want random", res["vectors"])
+	}
 	for _, k := range []string{"p50_ms", "p99_ms", "qps", "concurrent_p50_ms", "concurrent_p99_ms", "candidates_per_channel", "learn_wait_p50_ms", "learn_wait_p99_ms"} {
 		positive(t, res, k)
 	}

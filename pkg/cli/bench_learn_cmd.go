@@ -119,7 +119,7 @@ func BenchLearn(ctx context.Context, opt LearnOptions) (LearnResult, error) {
 		return LearnResult{}, errNeed("memories, learns and writers >= 1, duplicates >= 0")
 	}
 	c := newCorpus(1)
-	a, _, stop, err := benchApp(ctx, "learn", c, opt.Memories, app.TargetQuery, app.TargetExtractor, app.TargetEmbedder)
+	a, _, stop, err := benchApp(ctx, "learn", c, c, opt.Memories, app.TargetQuery, app.TargetExtractor, app.TargetEmbedder)
 	if err != nil {
 		return LearnResult{}, err
 	}

@@ -46,16 +46,18 @@ type RecallResult struct {
 	LearnWaitMerged  int     `json:"learn_wait_merged,omitempty"`
 	LearnWaitTimeout int     `json:"learn_wait_timeouts,omitempty"`
 	Candidates       int     `json:"candidates_per_channel"`
-	Note             string  `json:"note"`
-	GOMAXPROCS       int     `json:"gomaxprocs"`
-	CPUs             int     `json:"cpus"`
+	// Vectors is the stored vectors' source (see bench store --vectors).
+	Vectors    string `json:"vectors"`
+	Note       string `json:"note"`
+	GOMAXPROCS int    `json:"gomaxprocs"`
+	CPUs       int    `json:"cpus"`
 	// Machine is where it ran: CPU, cores, Go version and the load at the end.
 	Machine Machine `json:"machine"`
 }
 
 const recallNote = "POST /v1/recall over loopback HTTP to the query module in this process (built-in model embeds every query; " +
-	"queries are distinct, so the embedding cache rarely hits); memories are Zipf pseudo-word texts with random unit vectors " +
-	"written to the local store before the modules start; learn_wait_* time POST /v1/memories with wait=true from one client " +
+	"queries are distinct, so the embedding cache rarely hits); memories are Zipf pseudo-word texts with vectors mixed from embedded DevChat sentences (--vectors text) " +
+	"or random unit vectors (--vectors random), written to the local store before the modules start; learn_wait_* time POST /v1/memories with wait=true from one client " +
 	"through the extractor, embedder and store modules of the same process (built-in model), after the recall runs"
 
 // RecallOptions sizes a recall benchmark.
@@ -64,6 +66,8 @@ type RecallOptions struct {
 	// LearnWaits is how many learns with wait=true to time; 0 skips them
 	// (and the extractor and embedder modules).
 	LearnWaits int
+	// Vectors is the stored vectors' source: "text" (default) or "random".
+	Vectors string
 }
 
 func newBenchRecallCmd() *cobra.Command {
@@ -84,6 +88,7 @@ func newBenchRecallCmd() *cobra.Command {
 	cmd.Flags().IntVar(&opt.Clients, "concurrency", 64, "concurrent HTTP clients (same as --clients)")
 	cmd.Flags().IntVar(&opt.SingleQueries, "single-queries", 100, "recall requests sent by one client alone first")
 	cmd.Flags().IntVar(&opt.K, "k", 10, "memories per recall")
+	cmd.Flags().StringVar(&opt.Vectors, "vectors", vectorsText, "stored vectors: text (mixes of embedded DevChat sentences, as real memories cluster) or random (unit vectors)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	learnWait := cmd.Flags().Bool("learn-wait", true, "also time POST /v1/memories with wait=true (learn_wait_p50_ms, learn_wait_p99_ms)")
 	cmd.Flags().IntVar(&opt.LearnWaits, "learn-waits", 200, "learns with wait=true timed when --learn-wait is on")
@@ -129,11 +134,18 @@ func BenchRecall(ctx context.Context, opt RecallOptions) (RecallResult, error) {
 		return RecallResult{}, errNeed("memories >= tenants >= 1, queries, clients, single-queries, k >= 1 and learn-waits >= 0")
 	}
 	c := newCorpus(opt.Tenants)
+	if opt.Vectors == "" {
+		opt.Vectors = vectorsText
+	}
+	vs, err := newStoreVectors(ctx, c, opt.Vectors)
+	if err != nil {
+		return RecallResult{}, err
+	}
 	targets := []string{app.TargetQuery}
 	if opt.LearnWaits > 0 { // a learn is stored by the extractor and the embedder
 		targets = append(targets, app.TargetExtractor, app.TargetEmbedder)
 	}
-	a, cfg, stop, err := benchApp(ctx, "recall", c, opt.Memories, targets...)
+	a, cfg, stop, err := benchApp(ctx, "recall", c, vs, opt.Memories, targets...)
 	if err != nil {
 		return RecallResult{}, err
 	}
@@ -163,7 +175,7 @@ func BenchRecall(ctx context.Context, opt RecallOptions) (RecallResult, error) {
 	if err != nil {
 		return RecallResult{}, err
 	}
-	res := RecallResult{Memories: opt.Memories, Tenants: opt.Tenants, Queries: opt.Queries, Clients: opt.Clients, Concurrency: opt.Clients, K: opt.K,
+	res := RecallResult{Memories: opt.Memories, Tenants: opt.Tenants, Queries: opt.Queries, Clients: opt.Clients, Concurrency: opt.Clients, K: opt.K, Vectors: opt.Vectors,
 		P50Ms: percentile(single, 50), P99Ms: percentile(single, 99), QPS: float64(opt.Queries) / took.Seconds(),
 		ConcurrentP50Ms: percentile(lat, 50), ConcurrentP99Ms: percentile(lat, 99), Candidates: cfg.Recall.Candidates,
 		Note: recallNote, GOMAXPROCS: runtime.GOMAXPROCS(0), CPUs: runtime.NumCPU()}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -143,4 +144,33 @@ func (h *harness) count(t *testing.T, tenant string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// Spool files left by a process that died mid-import are removed at start;
+// a fresh one (a live import's, in a shared data dir) is kept.
+func TestRemoveStaleImportSpools(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Now()
+	old := filepath.Join(dir, "recollect-import-1.ndjson")
+	fresh := filepath.Join(dir, "recollect-import-2.ndjson")
+	other := filepath.Join(dir, "notes.txt")
+	for _, p := range []string{old, fresh, other} {
+		if err := os.WriteFile(p, []byte("{}\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []string{old, other} {
+		if err := os.Chtimes(p, now.Add(-2*time.Hour), now.Add(-2*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, err := RemoveStaleImportSpools(dir, now.Add(-time.Hour))
+	if err != nil || n != 1 {
+		t.Fatalf("removed %d, %v; want 1, nil", n, err)
+	}
+	for p, want := range map[string]bool{old: false, fresh: true, other: true} {
+		if _, err := os.Stat(p); (err == nil) != want {
+			t.Errorf("%s exists = %v, want %v", filepath.Base(p), err == nil, want)
+		}
+	}
 }
