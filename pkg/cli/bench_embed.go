@@ -24,6 +24,13 @@ type EmbedResult struct {
 	QueryMsP99             float64 `json:"query_ms_p99"`
 	Queries                int     `json:"queries"`
 	RSSMB                  float64 `json:"rss_mb"` // peak resident memory (VmHWM)
+	// ShortTokensPerSec is SentencesPerSec in tokens; Long the long-content
+	// phase (nil when skipped).
+	ShortTokensPerSec float64 `json:"short_tokens_per_sec"`
+	// ShortTokensPerCPUSec is the same per second of the process's CPU
+	// time (0 where unknown), steadier than wall time on a shared machine.
+	ShortTokensPerCPUSec float64          `json:"short_tokens_per_cpu_sec"`
+	Long                 *LongEmbedResult `json:"long,omitempty"`
 	// The fields every bench command has: P50Ms and P99Ms are the single
 	// query's (query_ms_p50, query_ms_p99), QPS the single queries per
 	// second, Memories the sentences embedded in one timed run.
@@ -76,8 +83,9 @@ var embedSentences = []string{
 
 func newBenchEmbedCmd() *cobra.Command {
 	var (
-		batch, batches, queries int
-		asJSON                  bool
+		batch, batches, queries, long int
+		asJSON                        bool
+		cpuProfile                    string
 	)
 	cmd := &cobra.Command{
 		Use:   "embed",
@@ -87,9 +95,18 @@ func newBenchEmbedCmd() *cobra.Command {
 	cmd.Flags().IntVar(&batch, "batch", 64, "sentences per Embed call")
 	cmd.Flags().IntVar(&batches, "batches", 10, "batches to time at each GOMAXPROCS")
 	cmd.Flags().IntVar(&queries, "queries", 200, "single-sentence queries to time")
+	cmd.Flags().IntVar(&long, "long-messages", 100, "code-heavy messages of 1-8 KB embedded chunk by chunk through the embedder's batcher (0: skip)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		res, err := BenchEmbed(cmd.Context(), batch, batches, queries)
+		if cpuProfile != "" {
+			stop, err := startCPUProfile(cpuProfile)
+			if err != nil {
+				return err
+			}
+			defer stop()
+		}
+		res, err := BenchEmbed(cmd.Context(), batch, batches, queries, long)
 		if err != nil {
 			return err
 		}
@@ -101,6 +118,14 @@ func newBenchEmbedCmd() *cobra.Command {
 		fmt.Fprintf(w, "model             %s, batches of %d (%.1f tokens each)\n", res.Model, res.Batch, res.TokensPerSentence)
 		fmt.Fprintf(w, "throughput        %.0f sentences/s on %d cores, %.0f on one\n", res.SentencesPerSec, res.GOMAXPROCS, res.SentencesPerSecPerCore)
 		fmt.Fprintf(w, "one query         p50 %.2f ms, p99 %.2f ms\n", res.QueryMsP50, res.QueryMsP99)
+		if l := res.Long; l != nil {
+			fmt.Fprintf(w, "long messages     %d of %.0f bytes on average, %d chunks of %.0f tokens, %d concurrent callers\n",
+				l.Messages, l.BytesPerMessage, l.Chunks, l.TokensPerChunk, l.Callers)
+			fmt.Fprintf(w, "long throughput   %.0f tokens/s through the embedder (%.1f messages/s), %.0f straight to the model; short batch %.0f tokens/s; ratio %.2f\n",
+				l.TokensPerSec, l.MessagesPerSec, l.KernelTokensPerSec, l.ShortTokensPerSec, l.Ratio)
+			fmt.Fprintf(w, "per CPU second    %.0f tokens through the embedder, %.0f straight to the model; short batch %.0f; ratio %.2f\n",
+				l.TokensPerCPUSec, l.KernelTokensPerCPUSec, res.ShortTokensPerCPUSec, l.CPURatio)
+		}
 		fmt.Fprintf(w, "peak rss          %.0f MB\n", res.RSSMB)
 		fmt.Fprintf(w, "machine           %s\n", res.Machine)
 		return nil
@@ -109,9 +134,11 @@ func newBenchEmbedCmd() *cobra.Command {
 }
 
 // BenchEmbed loads the built-in model and measures it in this process.
-func BenchEmbed(ctx context.Context, batch, batches, queries int) (EmbedResult, error) {
-	if batch < 1 || batches < 1 || queries < 1 {
-		return EmbedResult{}, errNeed("batch, batches and queries >= 1")
+// With long > 0 it also embeds that many long messages (benchEmbedLong)
+// and compares their throughput in tokens with the short batch's.
+func BenchEmbed(ctx context.Context, batch, batches, queries, long int) (EmbedResult, error) {
+	if batch < 1 || batches < 1 || queries < 1 || long < 0 {
+		return EmbedResult{}, errNeed("batch, batches and queries >= 1, long-messages >= 0")
 	}
 	m, err := minilm.Load()
 	if err != nil {
@@ -126,23 +153,38 @@ func BenchEmbed(ctx context.Context, batch, batches, queries int) (EmbedResult, 
 	res := EmbedResult{Model: m.Model(), Batch: batch, Batches: batches, Queries: queries,
 		TokensPerSentence: float64(tokens) / float64(batch), GOMAXPROCS: runtime.GOMAXPROCS(0), CPUs: runtime.NumCPU()}
 
+	var cpu time.Duration // of the last throughput run
 	throughput := func() (float64, error) {
 		if _, err := m.Embed(ctx, texts); err != nil { // warm the workspaces
 			return 0, fmt.Errorf("embed warm-up batch: %w", err)
 		}
 		bar := phaseProgress(ctx, batches, fmt.Sprintf("embedding on %d cores", runtime.GOMAXPROCS(0)), "batches")
 		defer bar.End()
-		begin := time.Now()
+		begin, cpu0 := time.Now(), processCPU()
 		for range batches {
 			if _, err := m.Embed(ctx, texts); err != nil {
 				return 0, fmt.Errorf("embed batch: %w", err)
 			}
 			bar.Add(1)
 		}
+		cpu = processCPU() - cpu0
 		return float64(batch*batches) / time.Since(begin).Seconds(), nil
 	}
 	if res.SentencesPerSec, err = throughput(); err != nil {
 		return EmbedResult{}, err
+	}
+	res.ShortTokensPerSec = res.SentencesPerSec * res.TokensPerSentence
+	res.ShortTokensPerCPUSec = perCPUSecond(float64(tokens*batches), cpu)
+	if long > 0 {
+		l, err := benchEmbedLong(ctx, m, long)
+		if err != nil {
+			return EmbedResult{}, err
+		}
+		l.ShortTokensPerSec, l.Ratio = res.ShortTokensPerSec, l.TokensPerSec/res.ShortTokensPerSec
+		if res.ShortTokensPerCPUSec > 0 {
+			l.CPURatio = l.TokensPerCPUSec / res.ShortTokensPerCPUSec
+		}
+		res.Long = &l
 	}
 	prev := runtime.GOMAXPROCS(1)
 	res.SentencesPerSecPerCore, err = throughput()

@@ -2,6 +2,7 @@ package minilm
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -152,4 +153,58 @@ func BenchmarkLoad(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// longCodeText is about 1600 characters of code and prose, what the
+// embedder's chunker gives the model for a long code-heavy memory: more
+// than 256 tokens, so the model reads a full-length sequence.
+const longCodeText = "The retry loop in syncLedger fails when the cursor is stale, so flushBilling never finishes. " +
+	"```go\nfunc (s *LedgerStore) SyncLedger(ctx context.Context, rows []LedgerRow) (int, error) {\n\tn := 0\n" +
+	"\tfor i, r := range rows {\n\t\tif err := s.applyRow(ctx, r); err != nil {\n\t\t\treturn n, fmt.Errorf(\"apply row %d: %w\", i, err)\n" +
+	"\t\t}\n\t\tif r.Amount > 4096 {\n\t\t\ts.bigRows.Add(1)\n\t\t}\n\t\tn++\n\t}\n\treturn n, s.flush(ctx)\n}\n```\n" +
+	"panic: runtime error: invalid memory address or nil pointer dereference\n\ngoroutine 17 [running]:\n" +
+	"example.com/app/internal/billing.(*LedgerStore).SyncLedger(0xc000120000, 0x1f)\n\t/src/app/internal/billing/ledger.go:88 +0x1d4\n" +
+	"example.com/app/lib/queue.(*Worker).Drain(0xc000188000)\n\t/src/app/lib/queue/worker.go:214 +0x9a\n" +
+	"2026-11-03T10:22:41.118Z WARN ledger tenant=4411 msg=\"flush pending rows\" took=812ms\n" +
+	"2026-11-03T10:22:42.007Z ERROR ledger tenant=4411 msg=\"sync failed: context deadline exceeded\" took=30000ms\n" +
+	"```python\nclass InvoiceExporter:\n    def export_batch(self, invoices, limit=500):\n        rows = self.store.fetch_pending(limit=limit)\n" +
+	"        for row in rows:\n            if row.total is None:\n                raise ValueError(f\"invoice {row.id} has no total\")\n" +
+	"            self.publish_row(row, retries=3)\n        return len(rows)\n```\n" +
+	"I think the exporter should lock the ledger before it calls publish_row, and retry at most 5 times."
+
+// BenchmarkEmbedLong is a batch of 8 full-length (256-token) sequences,
+// against BenchmarkEmbedBatch64's short sentences: compare cpu-ns/token.
+func BenchmarkEmbedLong(b *testing.B) {
+	texts := make([]string, 8)
+	for i := range texts {
+		texts[i] = strings.Repeat("x", i) + longCodeText
+	}
+	benchEmbedTokens(b, texts)
+}
+
+// BenchmarkEmbedBatch64 is the batch of 64 short sentences bench embed
+// measures, reported per token.
+func BenchmarkEmbedBatch64(b *testing.B) {
+	benchEmbedTokens(b, shortSentences[:64])
+}
+
+func benchEmbedTokens(b *testing.B, texts []string) {
+	m := testModel(b)
+	tokens := 0
+	for _, t := range texts {
+		tokens += m.Tokens(t)
+	}
+	ctx := context.Background()
+	if _, err := m.Embed(ctx, texts); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	cpu0 := processCPU()
+	for b.Loop() {
+		if _, err := m.Embed(ctx, texts); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N*tokens), "cpu-ns/token")
+	b.ReportMetric(float64(tokens), "tokens/op")
 }

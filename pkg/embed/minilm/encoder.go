@@ -86,13 +86,19 @@ func (e *encoder) embed(x []float32, ids []int32) {
 
 // layer runs one transformer block in place on ws.x.
 func (e *encoder) layer(ws *workspace, par int, l *layer, nseq, tokens int) {
-	const qkvWidth = 3 * hiddenSize
 	x, qkv, ctx, tmp, ffn := ws.x, ws.qkv, ws.ctx, ws.tmp, ws.ffn
 	e.linear(ws, par, &l.qkv, tokens, x, qkv, addBias)
+	// The FFN's buffer is free until after attention: it holds the heads.
+	heads := ffn[:tokens*qkvWidth]
+	splitHeads(par, tokens, qkv, heads)
 	forEach(par, nseq*numHeads, func(w, i int) {
 		s, h := i/numHeads, i%numHeads
 		t0, t1 := ws.starts[s], ws.starts[s+1]
-		attend(e.ks, &ws.attn[w], &ws.gemm[w], t1-t0, h, qkv[t0*qkvWidth:t1*qkvWidth], ctx[t0*hiddenSize:t1*hiddenSize])
+		part := func(p int) []float32 {
+			at := headBlock(p, h, tokens)
+			return heads[at+t0*headDim : at+t1*headDim]
+		}
+		attend(e.ks, &ws.attn[w], &ws.gemm[w], t1-t0, part(0), part(1), part(2), ctx[t0*hiddenSize+h*headDim:t1*hiddenSize])
 	})
 	e.linear(ws, par, &l.attnOut, tokens, ctx, tmp, nil)
 	e.residualNorm(par, tokens, x, tmp, l.attnOut.bias, l.attnNorm)
