@@ -21,5 +21,6 @@ func newBenchCmd() *cobra.Command {
 	cmd.AddCommand(newBenchLearnCmd())
 	cmd.AddCommand(newBenchConsolidateCmd())
 	cmd.AddCommand(newBenchImportCmd())
+	cmd.AddCommand(newBenchDrainCmd())
 	return cmd
 }

@@ -31,10 +31,14 @@ var (
 
 // longMessage returns message i: between longMinBytes and longMaxBytes of
 // text, never cut inside a line.
-func longMessage(i int) string {
+func longMessage(i int) string { return longMessageMax(i, longMaxBytes) }
+
+// longMessageMax is longMessage with at most maxBytes (in [longMinBytes,
+// longMaxBytes]).
+func longMessageMax(i, maxBytes int) string {
 	r := rand.New(rand.NewPCG(seedLong, uint64(i)))
 	g := longGen{r: r}
-	target := longMinBytes + r.IntN(longMaxBytes-longMinBytes+1)
+	target := longMinBytes + r.IntN(maxBytes-longMinBytes+1)
 	var b strings.Builder
 	b.WriteString(g.prose(2 + r.IntN(3)))
 	for b.Len() < target {
@@ -53,8 +57,8 @@ func longMessage(i int) string {
 		}
 	}
 	s := b.String()
-	if len(s) > longMaxBytes {
-		s = s[:strings.LastIndexByte(s[:longMaxBytes], '\n')]
+	if len(s) > maxBytes {
+		s = s[:strings.LastIndexByte(s[:maxBytes], '\n')]
 	}
 	return strings.TrimRight(s, "\n")
 }

@@ -1,0 +1,39 @@
+package cli
+
+import "testing"
+
+// TestBenchDrainCountsTheBacklog drains a small backlog of short "long"
+// messages (1-2 KB: one or two chunks) and checks that the harness counts
+// every message once and finds each one stored, chunk vectors where the
+// embedder chunks.
+func TestBenchDrainCountsTheBacklog(t *testing.T) {
+	const n, maxBytes = 12, 2048
+	res := runBench(t, "drain", "--messages", "12", "--max-bytes", "2048", "--timeout", "3m")
+	cfg := defaultEmbedderConfig()
+	chunks, chunked := 0, 0
+	for i := range n {
+		k := modelInputs(t, cfg, longMessageMax(i, maxBytes))
+		chunks += k
+		if k > 1 {
+			chunked++
+		}
+	}
+	if chunked == 0 || chunked == n {
+		t.Fatalf("%d of %d messages chunked: the test wants both kinds", chunked, n)
+	}
+	want := map[string]float64{"messages": n, "chunks": float64(chunks), "stored_memories": n, "memories": n, "chunked": float64(chunked)}
+	for k, v := range want {
+		if res[k] != v {
+			t.Errorf("%s = %v, want %v", k, res[k], v)
+		}
+	}
+	if got := res["inserted"].(float64) + res["reinforced"].(float64) + res["updated"].(float64); got != n {
+		t.Errorf("stored events: %v inserted, %v reinforced, %v updated; want %d in all", res["inserted"], res["reinforced"], res["updated"], n)
+	}
+	for _, k := range []string{"drain_sec", "messages_per_sec", "tokens_per_sec", "tokens_per_chunk", "p50_ms", "p99_ms"} {
+		positive(t, res, k)
+	}
+	if p50, p99, all := res["p50_ms"].(float64), res["p99_ms"].(float64), res["drain_sec"].(float64)*1000; p50 > p99 || p99 > all+1 {
+		t.Errorf("p50 %v ms, p99 %v ms, drain %v ms: want p50 <= p99 <= drain", p50, p99, all)
+	}
+}

@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"testing"
+
+	"github.com/recollect-dev/recollect/pkg/embed/chunk"
+	"github.com/recollect-dev/recollect/pkg/embedder"
+)
+
+// modelInputs is how many texts the embedder embeds content as: its
+// chunks, or the whole when it fits one.
+func modelInputs(t *testing.T, cfg embedder.Config, content string) int {
+	t.Helper()
+	sp, err := chunk.New(cfg.Chunk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return max(1, len(sp.Split(content)))
+}
+
+func TestLongMessagesAreReproducibleDistinctAndInBounds(t *testing.T) {
+	seen := map[string]int{}
+	for i := range 300 {
+		s := longMessage(i)
+		if s != longMessage(i) {
+			t.Fatalf("message %d differs between calls", i)
+		}
+		// ASCII, so no more characters than memory.MaxContentChars.
+		if len(s) < longMinBytes || len(s) > longMaxBytes {
+			t.Fatalf("message %d has %d bytes, want %d to %d", i, len(s), longMinBytes, longMaxBytes)
+		}
+		for j := range len(s) {
+			if s[j] >= 0x80 {
+				t.Fatalf("message %d byte %d is not ASCII", i, j)
+			}
+		}
+		if j, dup := seen[s]; dup {
+			t.Fatalf("messages %d and %d are the same", j, i)
+		}
+		seen[s] = i
+		if short := longMessageMax(i, 2048); len(short) < longMinBytes || len(short) > 2048 {
+			t.Fatalf("message %d capped at 2048 has %d bytes", i, len(short))
+		}
+	}
+}
+
+func TestBenchEmbedLongPhase(t *testing.T) {
+	res := runBench(t, "embed", "--batch", "4", "--batches", "1", "--queries", "2", "--long-messages", "3")
+	long, ok := res["long"].(map[string]any)
+	if !ok {
+		t.Fatalf("no long phase in %v", res)
+	}
+	if long["messages"] != 3.0 {
+		t.Errorf("messages = %v, want 3", long["messages"])
+	}
+	var chunks float64
+	cfg := defaultEmbedderConfig()
+	for i := range 3 {
+		chunks += float64(modelInputs(t, cfg, longMessage(i)))
+	}
+	if long["chunks"] != chunks {
+		t.Errorf("chunks = %v, want %v as the embedder chunks the messages", long["chunks"], chunks)
+	}
+	if tpc := positive(t, long, "tokens_per_chunk"); tpc > 256 {
+		t.Errorf("tokens_per_chunk = %v, more than the model reads", tpc)
+	}
+	for _, k := range []string{"tokens_per_sec", "kernel_tokens_per_sec", "messages_per_sec", "short_tokens_per_sec", "ratio", "callers"} {
+		positive(t, long, k)
+	}
+	positive(t, res, "short_tokens_per_sec")
+}
