@@ -124,7 +124,7 @@ func newBenchEmbedCmd() *cobra.Command {
 			fmt.Fprintf(w, "long throughput   %.0f tokens/s through the embedder (%.1f messages/s), %.0f straight to the model; short batch %.0f tokens/s; ratio %.2f\n",
 				l.TokensPerSec, l.MessagesPerSec, l.KernelTokensPerSec, l.ShortTokensPerSec, l.Ratio)
 			fmt.Fprintf(w, "per CPU second    %.0f tokens through the embedder, %.0f straight to the model; short batch %.0f; ratio %.2f\n",
-				l.TokensPerCPUSec, l.KernelTokensPerCPUSec, res.ShortTokensPerCPUSec, l.CPURatio)
+				l.TokensPerCPUSec, l.KernelTokensPerCPUSec, l.ShortTokensPerCPUSec, l.CPURatio)
 		}
 		fmt.Fprintf(w, "peak rss          %.0f MB\n", res.RSSMB)
 		fmt.Fprintf(w, "machine           %s\n", res.Machine)
@@ -176,13 +176,9 @@ func BenchEmbed(ctx context.Context, batch, batches, queries, long int) (EmbedRe
 	res.ShortTokensPerSec = res.SentencesPerSec * res.TokensPerSentence
 	res.ShortTokensPerCPUSec = perCPUSecond(float64(tokens*batches), cpu)
 	if long > 0 {
-		l, err := benchEmbedLong(ctx, m, long)
+		l, err := benchEmbedLong(ctx, m, long, texts, tokens)
 		if err != nil {
 			return EmbedResult{}, err
-		}
-		l.ShortTokensPerSec, l.Ratio = res.ShortTokensPerSec, l.TokensPerSec/res.ShortTokensPerSec
-		if res.ShortTokensPerCPUSec > 0 {
-			l.CPURatio = l.TokensPerCPUSec / res.ShortTokensPerCPUSec
 		}
 		res.Long = &l
 	}
