@@ -50,8 +50,11 @@ type keptApart struct {
 //     fact is stored as its own memory (an update is the consolidator's
 //     reconcile to find).
 //
-// The fact's own id is never a candidate.
-func (e *Embedder) classify(m memory.Memory, hits []store.Hit) match {
+// The fact's own id is never a candidate. merges says whether a merge
+// candidate is wanted (insert-merge runs only with an LLM): without one a
+// hit below the screen needs no verdict, which on long memories is most
+// of classify's cost.
+func (e *Embedder) classify(m memory.Memory, hits []store.Hit, merges bool) match {
 	var terms map[string]struct{}
 	var out match
 	var stale *memory.Memory
@@ -60,25 +63,31 @@ func (e *Embedder) classify(m memory.Memory, hits []store.Hit) match {
 		if h.Memory.ID == m.ID || h.Score < e.cfg.MergeThreshold {
 			continue
 		}
-		v := samefact.Compare(h.Memory, m)
+		screened := false
 		if h.Score >= e.cfg.DedupThreshold {
 			if terms == nil {
 				terms = termSet(m.Content)
 			}
-			if jaccard(terms, termSet(h.Memory.Content)) > e.cfg.DedupJaccard {
-				switch {
-				case v.Folds() && current(h.Memory):
-					return match{dup: &h.Memory}
-				case v.Folds():
-					if stale == nil {
-						stale = &h.Memory
-					}
-				case out.apart == nil:
-					out.apart = &keptApart{id: h.Memory.ID, verdict: v}
+			screened = jaccard(terms, termSet(h.Memory.Content)) > e.cfg.DedupJaccard
+		}
+		mergeable := merges && out.merge == nil && current(h.Memory)
+		if !screened && !mergeable {
+			continue
+		}
+		v := samefact.Compare(h.Memory, m)
+		if screened {
+			switch {
+			case v.Folds() && current(h.Memory):
+				return match{dup: &h.Memory}
+			case v.Folds():
+				if stale == nil {
+					stale = &h.Memory
 				}
+			case out.apart == nil:
+				out.apart = &keptApart{id: h.Memory.ID, verdict: v}
 			}
 		}
-		if out.merge == nil && v.Mergeable() && current(h.Memory) {
+		if mergeable && v.Mergeable() {
 			out.merge = h
 		}
 	}

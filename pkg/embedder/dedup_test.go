@@ -10,6 +10,30 @@ import (
 	"github.com/recollect-dev/recollect/pkg/store"
 )
 
+// sameWithoutMerges classifies again without looking for a merge
+// candidate (no LLM) and wants the same duplicate and kept-apart hit as
+// with, and no merge candidate.
+func sameWithoutMerges(t *testing.T, e *Embedder, m memory.Memory, hits []store.Hit, with match) {
+	t.Helper()
+	without := e.classify(m, hits, false)
+	id := func(m *memory.Memory) string {
+		if m == nil {
+			return ""
+		}
+		return m.ID
+	}
+	apart := func(k *keptApart) string {
+		if k == nil {
+			return ""
+		}
+		return k.id + ": " + k.verdict.Reason
+	}
+	if id(without.dup) != id(with.dup) || apart(without.apart) != apart(with.apart) || without.merge != nil {
+		t.Fatalf("without merges: dup %q apart %q merge %v; with: dup %q apart %q",
+			id(without.dup), apart(without.apart), without.merge, id(with.dup), apart(with.apart))
+	}
+}
+
 func TestClassifyRule(t *testing.T) {
 	e := &Embedder{cfg: testConfig()}
 	newFact := memory.Memory{ID: "new", Content: "User prefers tabs over spaces."}
@@ -34,7 +58,7 @@ func TestClassifyRule(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := e.classify(newFact, tt.hits)
+			got := e.classify(newFact, tt.hits, true)
 			var dup, merg string
 			if got.dup != nil {
 				dup = got.dup.ID
@@ -45,6 +69,7 @@ func TestClassifyRule(t *testing.T) {
 			if dup != tt.dup || merg != tt.merg {
 				t.Fatalf("dup %q merge %q, want %q %q", dup, merg, tt.dup, tt.merg)
 			}
+			sameWithoutMerges(t, e, newFact, tt.hits, got)
 		})
 	}
 }
@@ -97,7 +122,8 @@ func TestClassifyDetails(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newFact
 			m.Key = tt.key
-			got := e.classify(m, tt.hits)
+			got := e.classify(m, tt.hits, true)
+			sameWithoutMerges(t, e, m, tt.hits, got)
 			var dup, merg, apart string
 			if got.dup != nil {
 				dup = got.dup.ID

@@ -232,7 +232,7 @@ func (e *Embedder) near(ctx context.Context, m memory.Memory) (Embedding, match,
 	if err != nil {
 		return Embedding{}, match{}, fmt.Errorf("search near duplicates of %s: %w", m.ID, err)
 	}
-	return vec, e.classify(m, hits), nil
+	return vec, e.classify(m, hits, e.chat != nil), nil
 }
 
 // insert stores a new memory with its vector. The caller holds the memory
