@@ -52,6 +52,9 @@ func headBlock(p, h, tokens int) int { return (p*numHeads + h) * tokens * headDi
 // other token of its own sequence and to nothing else, so no padding mask
 // is needed.
 func attend(ks kernelSet, a *attnScratch, gs *gemmScratch, n int, q, k, v, ctx []float32) {
+	if n == 0 {
+		return
+	}
 	scale := float32(1 / math.Sqrt(headDim))
 	padded := roundUp(n, panelWidth)
 	keys, values, scores := a.keys[:padded*headDim], a.values[:n*headDim], a.scores[:n*padded]
