@@ -274,6 +274,8 @@ func (a *App) initModel(ctx context.Context) (modules.Service, error) {
 		if err != nil {
 			return nil, fmt.Errorf("load embedding model: %w", err)
 		}
+		// Long content is chunked so that the model reads every chunk whole.
+		a.cfg.Embedder.Chunk.Fits = m.Fits
 		a.model = wrap(usageEmbedder{Embedder: m, component: "embedder", sink: a.usage, now: a.now})
 		// Concurrent recalls share model calls while the model is busy;
 		// usage is still recorded per caller (outside the coalescer).

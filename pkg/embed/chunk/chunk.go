@@ -22,6 +22,7 @@ type Chunk struct {
 type Splitter struct {
 	max     int
 	overlap int
+	fits    func(string) bool
 }
 
 // New returns a Splitter for cfg.
@@ -29,7 +30,7 @@ func New(cfg Config) (*Splitter, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &Splitter{max: cfg.MaxChars, overlap: cfg.OverlapChars}, nil
+	return &Splitter{max: cfg.MaxChars, overlap: cfg.OverlapChars, fits: cfg.Fits}, nil
 }
 
 // Split splits text with the default limits (1600 characters, 320 overlap).
@@ -45,8 +46,39 @@ func Split(text string) []Chunk {
 // there is none when the previous chunk's last sentence alone is longer than
 // OverlapChars. Chunks end at sentence boundaries when a sentence fits, at
 // word boundaries otherwise; only a single word longer than MaxChars is cut
-// inside. Empty text has no chunks.
+// inside. Empty text has no chunks. With Config.Fits, when the model would
+// truncate a chunk, text is split again with both limits a quarter smaller,
+// until every chunk fits (or the limit reaches minFitChars): the chunks keep
+// every property above, under the smaller limits.
 func (s *Splitter) Split(text string) []Chunk {
+	cs := s.split(text)
+	if s.fits == nil {
+		return cs
+	}
+	for cur := s; cur.max > minFitChars && !s.allFit(cs); {
+		m := max(minFitChars, cur.max*3/4)
+		cur = &Splitter{max: m, overlap: min(cur.overlap, m/5)}
+		cs = cur.split(text)
+	}
+	return cs
+}
+
+// minFitChars is the shortest limit fitting goes down to: a text that
+// short the model truncates only when it is about one token per character
+// (a hex dump), and splitting further would only make noise.
+const minFitChars = 64
+
+func (s *Splitter) allFit(cs []Chunk) bool {
+	for _, c := range cs {
+		if !s.fits(c.Text) {
+			return false
+		}
+	}
+	return true
+}
+
+// split is Split without fitting.
+func (s *Splitter) split(text string) []Chunk {
 	if text == "" {
 		return nil
 	}

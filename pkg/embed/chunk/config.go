@@ -16,6 +16,12 @@ const (
 type Config struct {
 	MaxChars     int
 	OverlapChars int
+	// Fits, if set, reports whether the model reads a text whole (no
+	// truncation); a chunk it does not fit is split further until each
+	// piece does, so no part of the content is cut off unembedded. Set by
+	// the program from the model (the built-in one reads 256 tokens: about
+	// 700 characters of code), never a flag.
+	Fits func(text string) bool
 }
 
 // DefaultConfig returns the default limits.

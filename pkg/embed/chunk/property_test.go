@@ -117,3 +117,39 @@ func abs(n int) int {
 	}
 	return n
 }
+
+// With Fits, every chunk fits the model (here: at most 60 bytes, a stand-in
+// for a token count) and the chunks keep Split's properties under the
+// limits the fitting settled on.
+func TestSplitFitsTheModel(t *testing.T) {
+	fits := func(s string) bool { return len(s) <= 60 }
+	s, err := New(Config{MaxChars: 400, OverlapChars: 80, Fits: fits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 11))
+	refit := 0
+	for iter := range 200 {
+		text := randomText(rng, rng.IntN(2000))
+		cs := s.Split(text)
+		if err := checkChunks(text, cs, 400, 80); err != nil {
+			t.Fatalf("text %d (%q): %v", iter, text, err)
+		}
+		for i, c := range cs {
+			if !fits(c.Text) && utf8.RuneCountInString(c.Text) > minFitChars {
+				t.Fatalf("text %d: chunk %d (%d bytes) does not fit: %q", iter, i, len(c.Text), c.Text)
+			}
+		}
+		if len(cs) > len((&Splitter{max: 400, overlap: 80}).Split(text)) {
+			refit++
+		}
+	}
+	if refit < 50 {
+		t.Fatalf("only %d of 200 texts needed smaller chunks; the test proves nothing", refit)
+	}
+	// Text that fits is split exactly as without Fits.
+	short := "One sentence. Another one."
+	if got := s.Split(short); len(got) != 1 || got[0].Text != short {
+		t.Fatalf("short text split into %q", texts(got))
+	}
+}

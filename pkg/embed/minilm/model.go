@@ -92,3 +92,8 @@ func (m *Model) Model() string { return ModelName }
 // Tokens returns how many tokens text is embedded as, [CLS] and [SEP]
 // included, after truncation to 256: the input count for usage records.
 func (m *Model) Tokens(text string) int { return len(m.tok.encode(text)) }
+
+// Fits reports whether the model reads text whole: its tokens, special ones
+// included, stay under the 256 the model reads (one under, so that a text
+// cut at exactly 256 is not taken for one that fits).
+func (m *Model) Fits(text string) bool { return len(m.tok.encode(text)) < maxTokens }
