@@ -63,7 +63,7 @@ func (d *drainRun) measureBacklog() error {
 	if err != nil {
 		return err
 	}
-	v, err := embedder.NewVectorizer(m, defaultEmbedderConfig())
+	v, err := embedder.NewVectorizer(m, defaultEmbedderConfig(m))
 	if err != nil {
 		return err
 	}

@@ -55,9 +55,10 @@ func perCPUSecond(n float64, cpu time.Duration) float64 {
 
 // defaultEmbedderConfig is the embedder's configuration with every flag at
 // its default.
-func defaultEmbedderConfig() embedder.Config {
+func defaultEmbedderConfig(m *minilm.Model) embedder.Config {
 	var cfg embedder.Config
 	cfg.RegisterFlags("", pflag.NewFlagSet("embedder", pflag.ContinueOnError))
+	cfg.Chunk.Fits = m.Fits // as the app sets it for the built-in model
 	return cfg
 }
 
@@ -97,7 +98,7 @@ func (r rate) perCPUSec() float64 { return perCPUSecond(r.n, r.cpu) }
 // their chunks through the model directly, in rounds alternating with the
 // short batch short (of shortTokens tokens).
 func benchEmbedLong(ctx context.Context, m *minilm.Model, n int, short []string, shortTokens int) (LongEmbedResult, error) {
-	cfg := defaultEmbedderConfig()
+	cfg := defaultEmbedderConfig(m)
 	v, closeV, err := embedder.NewBatchedVectorizer(m, cfg)
 	if err != nil {
 		return LongEmbedResult{}, err

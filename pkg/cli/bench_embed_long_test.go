@@ -1,11 +1,29 @@
 package cli
 
 import (
+	"sync"
 	"testing"
 
 	"github.com/recollect-dev/recollect/pkg/embed/chunk"
+	"github.com/recollect-dev/recollect/pkg/embed/minilm"
 	"github.com/recollect-dev/recollect/pkg/embedder"
 )
+
+var (
+	testModelOnce sync.Once
+	testModelVal  *minilm.Model
+	testModelErr  error
+)
+
+// testModel is the built-in model, loaded once for the package's tests.
+func testModel(t *testing.T) *minilm.Model {
+	t.Helper()
+	testModelOnce.Do(func() { testModelVal, testModelErr = minilm.Load() })
+	if testModelErr != nil {
+		t.Fatal(testModelErr)
+	}
+	return testModelVal
+}
 
 // modelInputs is how many texts the embedder embeds content as: its
 // chunks, or the whole when it fits one.
@@ -54,7 +72,7 @@ func TestBenchEmbedLongPhase(t *testing.T) {
 		t.Errorf("messages = %v, want 3", long["messages"])
 	}
 	var chunks float64
-	cfg := defaultEmbedderConfig()
+	cfg := defaultEmbedderConfig(testModel(t))
 	for i := range 3 {
 		chunks += float64(modelInputs(t, cfg, longMessage(i)))
 	}
