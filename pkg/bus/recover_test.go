@@ -4,18 +4,17 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/recollect-dev/recollect/internal/tmpfs"
 )
 
 // fakeFree stands in for statfs so that a full disk can be declared and
@@ -161,7 +160,7 @@ func waitKey(t *testing.T, keys <-chan string, want string) {
 // accepted again once space returns, without a restart of the process and
 // with every message delivered exactly once.
 func TestRealDiskFullRecovers(t *testing.T) {
-	dir := mountTmpfs(t, "16m")
+	dir := tmpfs.Mount(t, "16m")
 	b := openTestBus(t, func(c *Config) {
 		c.DataDir = dir
 		c.MaxBytes = 2 << 20
@@ -190,7 +189,7 @@ func TestRealDiskFullRecovers(t *testing.T) {
 		}
 	}
 	filler := filepath.Join(dir, "filler")
-	fillTo(t, filler)
+	tmpfs.Fill(t, filler)
 
 	var refused []Msg
 	var lastErr error
@@ -246,49 +245,4 @@ func ready(b *Bus) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	return b.Ready(ctx)
-}
-
-// mountTmpfs mounts a tmpfs of size on a fresh directory, or skips.
-func mountTmpfs(t *testing.T, size string) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("mounts a tmpfs; skipped with -short")
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("disk-full case skipped: mounting a size-limited tmpfs needs root")
-	}
-	dir := filepath.Join(t.TempDir(), "data")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Skipf("disk-full case skipped: this machine does not permit mount -t tmpfs (%v: %s)", err, bytes.TrimSpace(out))
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("umount", "-l", dir).CombinedOutput(); err != nil {
-			t.Logf("umount %s: %v %s", dir, err, out)
-		}
-	})
-	return dir
-}
-
-// fillTo writes path until its file system is full.
-func fillTo(t *testing.T, path string) {
-	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	chunk := make([]byte, 64<<10)
-	for n := len(chunk); n > 0; n /= 2 {
-		for {
-			if _, err := f.Write(chunk[:n]); err != nil {
-				if !errors.Is(err, syscall.ENOSPC) {
-					t.Fatalf("fill %s: %v", path, fmt.Errorf("write: %w", err))
-				}
-				break
-			}
-		}
-	}
 }

@@ -3,19 +3,18 @@ package drill
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/recollect-dev/recollect/internal/tmpfs"
 	"github.com/recollect-dev/recollect/pkg/query"
 )
 
@@ -27,24 +26,7 @@ import (
 // events resent are accepted, and every event is stored exactly once; a
 // reopen then holds the same memories (nothing corrupted).
 func TestDiskFull(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts recollect run on a tmpfs; skipped with -short")
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("disk-full case skipped: mounting a size-limited tmpfs needs root")
-	}
-	dir := filepath.Join(t.TempDir(), "data")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=24m", "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Skipf("disk-full case skipped: this machine does not permit mount -t tmpfs (%v: %s)", err, bytes.TrimSpace(out))
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("umount", "-l", dir).CombinedOutput(); err != nil {
-			t.Logf("umount %s: %v %s", dir, err, out)
-		}
-	})
+	dir := tmpfs.Mount(t, "24m")
 	bins := buildBinaries(t)
 	p := newProc(t, bins, "recollect", "run", "run", "--data-dir", dir, "--insecure",
 		"--nats-max-bytes", "4194304", "--nats-publish-timeout", "3s")
@@ -109,7 +91,7 @@ func TestDiskFull(t *testing.T) {
 		}
 	}
 	filler := filepath.Join(dir, "filler")
-	fillDisk(t, filler)
+	tmpfs.Fill(t, filler)
 
 	// Writes now: refused with a retryable status, or acknowledged and
 	// then stored; never acknowledged and lost.
@@ -221,31 +203,5 @@ func diskMemories(base string) (map[string]int, string, error) {
 			return bySource, other, nil
 		}
 		after = page.Next
-	}
-}
-
-// fillDisk writes path until the file system is full.
-func fillDisk(t *testing.T, path string) {
-	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	chunk := make([]byte, 64<<10)
-	for {
-		if _, err := f.Write(chunk); err != nil {
-			if !errors.Is(err, syscall.ENOSPC) {
-				t.Fatalf("fill %s: %v", path, err)
-			}
-			break
-		}
-	}
-	for n := 4096; n > 0; n /= 2 { // the last partial blocks
-		for {
-			if _, err := f.Write(chunk[:n]); err != nil {
-				break
-			}
-		}
 	}
 }

@@ -1,15 +1,13 @@
 package local
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"syscall"
 	"testing"
 
+	"github.com/recollect-dev/recollect/internal/tmpfs"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/store"
 )
@@ -19,24 +17,7 @@ import (
 // frame, and once space returns writes succeed again without a reopen; a
 // reopen then holds every acknowledged memory once.
 func TestFullDiskRefusesThenRecovers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("mounts a tmpfs; skipped with -short")
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("disk-full case skipped: mounting a size-limited tmpfs needs root")
-	}
-	dir := filepath.Join(t.TempDir(), "data")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Skipf("disk-full case skipped: this machine does not permit mount -t tmpfs (%v: %s)", err, bytes.TrimSpace(out))
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("umount", "-l", dir).CombinedOutput(); err != nil {
-			t.Logf("umount %s: %v %s", dir, err, out)
-		}
-	})
+	dir := tmpfs.Mount(t, "4m")
 	ctx := context.Background()
 	sdir := filepath.Join(dir, "store")
 	s := openT(t, sdir)
@@ -47,7 +28,7 @@ func TestFullDiskRefusesThenRecovers(t *testing.T) {
 		}
 	}
 	filler := filepath.Join(dir, "filler")
-	fill(t, filler)
+	tmpfs.Fill(t, filler)
 
 	var refused []int
 	for n := 10; n < 20; n++ {
@@ -92,25 +73,4 @@ func TestFullDiskRefusesThenRecovers(t *testing.T) {
 		}
 	}
 	t.Logf("%d of 10 writes refused on the full disk", len(refused))
-}
-
-// fill writes path until its file system is full.
-func fill(t *testing.T, path string) {
-	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	chunk := make([]byte, 64<<10)
-	for n := len(chunk); n > 0; n /= 2 {
-		for {
-			if _, err := f.Write(chunk[:n]); err != nil {
-				if !errors.Is(err, syscall.ENOSPC) {
-					t.Fatalf("fill %s: %v", path, err)
-				}
-				break
-			}
-		}
-	}
 }
