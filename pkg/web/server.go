@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"strings"
 	"sync"
 	"time"
@@ -25,12 +26,16 @@ import (
 type Config struct {
 	Addr            string
 	ShutdownTimeout time.Duration
+	// Pprof serves Go's runtime profiles under /debug/pprof/ (behind the
+	// API keys when they are on), for operators chasing CPU or memory.
+	Pprof bool
 }
 
 // RegisterFlags adds the listener flags.
 func (c *Config) RegisterFlags(prefix string, fs *pflag.FlagSet) {
 	fs.StringVar(&c.Addr, prefix+"http-addr", "127.0.0.1:7700", "HTTP listen address (health, readiness, metrics and the module APIs)")
 	fs.DurationVar(&c.ShutdownTimeout, prefix+"http-shutdown-timeout", 15*time.Second, "how long in-flight HTTP requests may take to finish on shutdown")
+	fs.BoolVar(&c.Pprof, prefix+"debug-pprof", false, "serve Go's runtime profiles (heap, CPU, goroutines) under /debug/pprof/, behind the API keys when they are on")
 }
 
 // Validate checks the configuration.
@@ -92,6 +97,14 @@ func New(cfg Config, reg *prometheus.Registry, ready func() error, log *slog.Log
 	s.mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 	s.mux.Handle("GET /openapi.json", openapi.Handler())
 	s.patterns = []string{"GET /healthz", "GET /readyz", "GET /metrics", "GET /openapi.json"}
+	if cfg.Pprof {
+		// Not API routes: kept out of patterns (and the API description).
+		s.mux.HandleFunc("GET /debug/pprof/", pprof.Index)
+		s.mux.HandleFunc("GET /debug/pprof/cmdline", pprof.Cmdline)
+		s.mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
+		s.mux.HandleFunc("GET /debug/pprof/symbol", pprof.Symbol)
+		s.mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
+	}
 	return s
 }
 
