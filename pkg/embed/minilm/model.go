@@ -10,6 +10,7 @@ package minilm
 import (
 	"fmt"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/recollect-dev/recollect/pkg/embed"
 )
@@ -96,4 +97,12 @@ func (m *Model) Tokens(text string) int { return len(m.tok.encode(text)) }
 // Fits reports whether the model reads text whole: its tokens, special ones
 // included, stay under the 256 the model reads (one under, so that a text
 // cut at exactly 256 is not taken for one that fits).
-func (m *Model) Fits(text string) bool { return len(m.tok.encode(text)) < maxTokens }
+func (m *Model) Fits(text string) bool {
+	// A token covers at least one character, so a text of fewer
+	// characters than the model reads, besides [CLS] and [SEP], fits
+	// without being tokenized.
+	if len(text) < maxTokens-2 || utf8.RuneCountInString(text) < maxTokens-2 {
+		return true
+	}
+	return len(m.tok.encode(text)) < maxTokens
+}
