@@ -24,6 +24,12 @@ func scanApprox(p *partition, vec []float32, k int, lists []*[]int32, workers in
 	each(workers, func(w int) {
 		parts[w] = scoreInt8(p.quant, qv, *lists[w], newShortlist(keep))
 	})
+	return rescore(p, vec, k, id, parts).sorted()
+}
+
+// rescore merges the workers' int8 shortlists and scores what they kept
+// exactly: the top k by float32 cosine.
+func rescore(p *partition, vec []float32, k int, id func(int) string, parts []*shortlist) *topK {
 	all := parts[0]
 	for _, part := range parts[1:] {
 		for _, c := range part.buf {
@@ -35,7 +41,7 @@ func scanApprox(p *partition, vec []float32, k int, lists []*[]int32, workers in
 	for i, c := range all.buf {
 		rows[i] = int32(c.row)
 	}
-	return scoreExact(p, vec, rows, newTopK(k, id)).sorted()
+	return scoreExact(p, vec, rows, newTopK(k, id))
 }
 
 // scoreInt8 adds each listed row with its approximate score to s.

@@ -115,18 +115,7 @@ func (s *Store) scanIVF(p *partition, vec []float32, k int, rf *rowFilter, chunk
 		parts[w] = p.probe(x, qv, rf, long, lists, (minProbe+workers-1)/workers, (wantPass+workers-1)/workers,
 			sc, newShortlist(keep))
 	})
-	all := parts[0]
-	for _, part := range parts[1:] {
-		for _, c := range part.buf {
-			all.add(c)
-		}
-	}
-	all.cut()
-	rows := make([]int32, len(all.buf))
-	for i, c := range all.buf {
-		rows[i] = int32(c.row)
-	}
-	best := scoreExact(p, vec, rows, newTopK(k, id))
+	best := rescore(p, vec, k, id, parts)
 	if !long {
 		return best.sorted()
 	}
