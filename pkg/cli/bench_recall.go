@@ -68,13 +68,15 @@ type RecallOptions struct {
 	LearnWaits int
 	// Vectors is the stored vectors' source: "text" (default) or "random".
 	Vectors string
+	// CPUProfile, when set, is where a CPU profile of the recall phases
+	// (after the fill and the warm-up request) is written.
+	CPUProfile string
 }
 
 func newBenchRecallCmd() *cobra.Command {
 	var (
-		opt        RecallOptions
-		asJSON     bool
-		cpuProfile string
+		opt    RecallOptions
+		asJSON bool
 	)
 	cmd := &cobra.Command{
 		Use:   "recall",
@@ -92,17 +94,10 @@ func newBenchRecallCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	learnWait := cmd.Flags().Bool("learn-wait", true, "also time POST /v1/memories with wait=true (learn_wait_p50_ms, learn_wait_p99_ms)")
 	cmd.Flags().IntVar(&opt.LearnWaits, "learn-waits", 200, "learns with wait=true timed when --learn-wait is on")
-	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the run (filling the store included) to this file")
+	cmd.Flags().StringVar(&opt.CPUProfile, "cpuprofile", "", "write a CPU profile of the recall phases (not the fill) to this file")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		if !*learnWait {
 			opt.LearnWaits = 0
-		}
-		if cpuProfile != "" {
-			stop, err := startCPUProfile(cpuProfile)
-			if err != nil {
-				return err
-			}
-			defer stop()
 		}
 		res, err := BenchRecall(cmd.Context(), opt)
 		if err != nil {
@@ -166,6 +161,13 @@ func BenchRecall(ctx context.Context, opt RecallOptions) (RecallResult, error) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: opt.Clients}}
 	if _, err := postRecall(ctx, client, url, bodies[0]); err != nil { // loads the model's workspaces
 		return RecallResult{}, err
+	}
+	if opt.CPUProfile != "" {
+		stopProfile, err := startCPUProfile(opt.CPUProfile)
+		if err != nil {
+			return RecallResult{}, err
+		}
+		defer stopProfile()
 	}
 	single, _, err := sendRecalls(ctx, client, url, bodies[:opt.SingleQueries], 1)
 	if err != nil {
