@@ -109,7 +109,7 @@ func (r *Recaller) searchAll(ctx context.Context, req Request, phrases []string)
 	g.SetLimit(expandSearches)
 	for i, p := range phrases {
 		g.Go(func() error {
-			cands, err := r.search(gctx, req, vecs[i], p)
+			cands, err := r.search(gctx, req, p, knownVector(vecs[i]))
 			if err != nil {
 				return fmt.Errorf("search expansion %q: %w", p, err)
 			}

@@ -24,7 +24,7 @@ const (
 )
 
 // search runs both channels for one phrasing of the request.
-func (r *Recaller) search(ctx context.Context, req Request, vec []float32, text string) ([]candidate, error) {
+func (r *Recaller) search(ctx context.Context, req Request, text string, vec queryVector) ([]candidate, error) {
 	k := r.cfg.Candidates
 	var keep func(memory.Memory) bool
 	if file := req.Filters.FilePath; file != "" {

@@ -58,8 +58,8 @@ func AdaptiveWeights(query string) Weights {
 
 // retrieve runs the dense and lexical channels in parallel and merges the
 // hits that keep accepts (nil: all), k from each channel.
-func (r *Recaller) retrieve(ctx context.Context, tenant string, vec []float32, text string, f store.Filter, k int, keep func(memory.Memory) bool) ([]candidate, error) {
-	dense, lex, err := r.channels(ctx, tenant, vec, text, f, k)
+func (r *Recaller) retrieve(ctx context.Context, tenant string, query queryVector, text string, f store.Filter, k int, keep func(memory.Memory) bool) ([]candidate, error) {
+	vec, dense, lex, err := r.channels(ctx, tenant, query, text, f, k)
 	if err != nil {
 		return nil, err
 	}
@@ -142,8 +142,11 @@ func cosine(a, b []float32) float64 {
 
 // channels runs the dense and lexical searches: in one round trip when the
 // store can (store.HybridSearcher), else as two calls in parallel.
-func (r *Recaller) channels(ctx context.Context, tenant string, vec []float32, text string, f store.Filter, k int) (dense, lex []store.Hit, err error) {
+func (r *Recaller) channels(ctx context.Context, tenant string, query queryVector, text string, f store.Filter, k int) (vec []float32, dense, lex []store.Hit, err error) {
 	if hs, ok := r.store.(store.HybridSearcher); ok {
+		if vec, err = query(ctx); err != nil {
+			return nil, nil, nil, err
+		}
 		dense, lex, err = hs.SearchHybrid(ctx, store.HybridQuery{Tenant: tenant, Vector: vec, Text: text, K: k, Filter: f, Chunks: true})
 		if errors.Is(err, store.ErrDimension) {
 			r.denseUnusable(ctx, tenant, err)
@@ -151,13 +154,19 @@ func (r *Recaller) channels(ctx context.Context, tenant string, vec []float32, t
 			dense = nil
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("hybrid search: %w", err)
+			return nil, nil, nil, fmt.Errorf("hybrid search: %w", err)
 		}
-		return dense, lex, nil
+		return vec, dense, lex, nil
 	}
+	// The lexical channel starts at once; the dense one once the query's
+	// vector is there. Embedding the query is most of a recall's time, so
+	// the lexical search is off its critical path.
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
 		var err error
+		if vec, err = query(gctx); err != nil {
+			return err
+		}
 		dense, err = r.store.Search(gctx, store.Query{Tenant: tenant, Vector: vec, K: k, Filter: f, Chunks: true})
 		if errors.Is(err, store.ErrDimension) {
 			r.denseUnusable(gctx, tenant, err)
@@ -177,10 +186,27 @@ func (r *Recaller) channels(ctx context.Context, tenant string, vec []float32, t
 		return nil
 	})
 	if err := g.Wait(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return dense, lex, nil
+	return vec, dense, lex, nil
 }
+
+// queryVector yields the query's vector: the model's answer for the
+// request's query (computed while the lexical channel runs), or a vector
+// already at hand (expansions embed their phrasings together).
+type queryVector func(ctx context.Context) ([]float32, error)
+
+// knownVector is the queryVector of a vector already computed.
+func knownVector(v []float32) queryVector {
+	return func(context.Context) ([]float32, error) { return v, nil }
+}
+
+// embedError marks a failure to embed the query, which Recall reports as
+// such rather than as a failed search.
+type embedError struct{ err error }
+
+func (e *embedError) Error() string { return e.err.Error() }
+func (e *embedError) Unwrap() error { return e.err }
 
 // denseUnusable notes a dense search the store refused for a query vector
 // of another width than the tenant's stored vectors (store.ErrDimension),

@@ -239,14 +239,22 @@ func (r *Recaller) Recall(ctx context.Context, req Request) (Response, error) {
 			return r.respond(ctx, req, Response{Query: req.Query, Weights: AdaptiveWeights(req.Query)}, byKey), nil
 		}
 	}
-	vecs, err := r.model.Embed(usage.WithTenant(ctx, req.Tenant), []string{req.Query})
-	if err != nil {
-		return Response{}, fmt.Errorf("embed query: %w", err)
+	// The lexical channel needs no vector: it runs while the query is
+	// embedded (see retrieve).
+	embedQuery := func(ctx context.Context) ([]float32, error) {
+		vecs, err := r.model.Embed(usage.WithTenant(ctx, req.Tenant), []string{req.Query})
+		if err != nil {
+			return nil, &embedError{fmt.Errorf("embed query: %w", err)}
+		}
+		if len(vecs) != 1 {
+			return nil, &embedError{errors.New("embed query: model returned no vector")}
+		}
+		return vecs[0], nil
 	}
-	if len(vecs) != 1 {
-		return Response{}, errors.New("embed query: model returned no vector")
+	cands, err := r.search(ctx, req, req.Query, embedQuery)
+	if ee, ok := errors.AsType[*embedError](err); ok {
+		return Response{}, ee.err
 	}
-	cands, err := r.search(ctx, req, vecs[0], req.Query)
 	if err != nil {
 		return Response{}, fmt.Errorf("search memories: %w", err)
 	}
