@@ -176,6 +176,40 @@ func (x *lexIndex) score(q lexical.SparseVector, acc []float32) {
 	}
 }
 
+// postingsOf counts the postings of q's terms: the documents a scoring
+// visits, with repeats.
+func (x *lexIndex) postingsOf(q lexical.SparseVector) int {
+	n := 0
+	for _, t := range q.Indices {
+		if pl := x.terms[t]; pl != nil {
+			n += len(pl.docs)
+		}
+	}
+	return n
+}
+
+// scoreSparse is score for a zeroed acc that also appends to docs each
+// document it gave a score, once, and returns docs. Every BM25 term
+// weight is positive, so a document is new exactly when its sum is still
+// zero.
+func (x *lexIndex) scoreSparse(q lexical.SparseVector, acc []float32, docs []uint32) []uint32 {
+	for i, t := range q.Indices {
+		pl := x.terms[t]
+		if pl == nil {
+			continue
+		}
+		idf := float32(lexical.IDF(x.indexed, len(pl.docs)-pl.dead)) * q.Values[i]
+		ws := pl.ws[:len(pl.docs)]
+		for j, d := range pl.docs {
+			if acc[d] == 0 {
+				docs = append(docs, d)
+			}
+			acc[d] += idf * ws[j]
+		}
+	}
+	return docs
+}
+
 // bytes estimates the index's heap footprint.
 func (x *lexIndex) bytes() int {
 	const mapEntry = 4 + 8 + 8 // key, pointer, bucket overhead (about)

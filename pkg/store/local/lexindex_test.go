@@ -1,6 +1,7 @@
 package local
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -80,7 +81,7 @@ func TestSearchTextMatchesBruteForce(t *testing.T) {
 	for i := range queries {
 		queries[i] = c.query()
 	}
-	check := func(stage string) {
+	checkQueries := func(stage string) {
 		for _, q := range queries {
 			for _, f := range []store.Filter{{}, {IncludeArchived: true}, {Tags: []string{"t1", "t2"}}} {
 				hits, err := s.SearchText(ctx, store.TextQuery{Tenant: "a", Text: q, K: 15, Filter: f})
@@ -89,6 +90,14 @@ func TestSearchTextMatchesBruteForce(t *testing.T) {
 				}
 				compareBM25(t, stage+" "+q, hits, referenceBM25(mems, q, &f), 15)
 			}
+		}
+	}
+	check := func(stage string) {
+		// Every query through the sparse scoring, then through the dense one.
+		defer func(r int) { sparseScoreRatio = r }(sparseScoreRatio)
+		for _, ratio := range []int{0, 1 << 30} {
+			sparseScoreRatio = ratio
+			checkQueries(stage + fmt.Sprintf(" (sparse ratio %d)", ratio))
 		}
 	}
 	check("before reopen")

@@ -52,17 +52,33 @@ func (s *Store) scanText(p *partition, qv lexical.SparseVector, k int, f *store.
 	accp := s.accumulator(len(x.docRow))
 	defer s.accPool.Put(accp)
 	acc := (*accp)[:len(x.docRow)]
-	x.score(qv, acc)
 	best := newShortlist(k)
-	for d, score := range acc {
+	consider := func(d int, score float32) {
 		if score == 0 || score < best.floor {
-			continue
+			return
 		}
 		row := x.docRow[d]
 		if row < 0 || !p.match(&rf, int(row)) {
-			continue
+			return
 		}
 		best.add(cand{score: score, row: int(row)})
+	}
+	if x.postingsOf(qv)*sparseScoreRatio < len(acc) {
+		// Few documents hold the query's terms: visit only those, and
+		// leave the buffer zeroed for the next search (no pass over every
+		// document, no clear).
+		docs := x.scoreSparse(qv, acc, s.touched())
+		for _, d := range docs {
+			consider(int(d), acc[d])
+			acc[d] = 0
+		}
+		s.touchedPool.Put(&docs)
+		*accp = (*accp)[:0] // zeroed: accumulator need not clear it
+	} else {
+		x.score(qv, acc)
+		for d, score := range acc {
+			consider(d, score)
+		}
 	}
 	best.cut()
 	// The shortlist holds the k best and their ties; ids break the ties.
@@ -73,14 +89,31 @@ func (s *Store) scanText(p *partition, qv lexical.SparseVector, k int, f *store.
 	return t.sorted()
 }
 
+// sparseScoreRatio: a query whose terms' postings hold fewer than one
+// document in sparseScoreRatio is scored by visiting those documents only
+// (a variable for the tests, which force either path).
+var sparseScoreRatio = 8
+
 // accumulator returns a zeroed score buffer of at least n entries, reused
 // across searches so that a big tenant's queries do not each allocate one.
+// A buffer put back with length 0 is known to be zeroed already (the
+// sparse path clears what it touched).
 func (s *Store) accumulator(n int) *[]float32 {
 	if p, ok := s.accPool.Get().(*[]float32); ok && cap(*p) >= n {
+		if len(*p) > 0 {
+			clear(*p)
+		}
 		*p = (*p)[:n]
-		clear(*p)
 		return p
 	}
 	buf := make([]float32, n)
 	return &buf
+}
+
+// touched returns an empty document list for a sparse scoring.
+func (s *Store) touched() []uint32 {
+	if p, ok := s.touchedPool.Get().(*[]uint32); ok {
+		return (*p)[:0]
+	}
+	return nil
 }

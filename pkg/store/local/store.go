@@ -43,8 +43,9 @@ type Store struct {
 	mu    sync.RWMutex // guards parts (the map, not the partitions)
 	parts map[string]*partition
 
-	accPool  sync.Pool // *[]float32 score accumulators for SearchText
-	rowsPool sync.Pool // *[]int32 candidate row lists for Search
+	accPool     sync.Pool // *[]float32 score accumulators for SearchText
+	touchedPool sync.Pool // *[]uint32 document lists of sparse text scorings
+	rowsPool    sync.Pool // *[]int32 candidate row lists for Search
 
 	// Background index training (ivf_train.go): bgCtx is cancelled by
 	// Close, which then waits for ivfWG.
