@@ -55,9 +55,15 @@ type App struct {
 	// --clickhouse-dsn, else day files in the data dir), metered.
 	audit auditlog.Log
 	model embed.Embedder
-	// queryModel is the same model recorded under the query component.
+	// queryModel embeds recall queries, recorded under the query
+	// component: the same model, with the built-in one's integer products
+	// unless --query-integer-products=false.
 	queryModel embed.Embedder
-	caches     []*cache.Embedder
+	// importModel embeds imported memories that come without vectors,
+	// recorded under the query component: what it makes is stored, so it
+	// is the document model (model), never the query one.
+	importModel embed.Embedder
+	caches      []*cache.Embedder
 
 	queryRoutes []func(handle func(pattern string, h http.Handler), baseURL string)
 	onReady     []func(url string)

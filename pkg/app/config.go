@@ -55,6 +55,11 @@ type Config struct {
 	// EmbedIntegerProducts runs the built-in model with integer products
 	// (faster, approximate: see minilm.IntegerProducts).
 	EmbedIntegerProducts bool
+	// QueryIntegerProducts embeds recall queries (not stored memories)
+	// with the built-in model's integer products: the query is on every
+	// recall's critical path, and its vector's error is bounded by the
+	// golden cosines (docs/ARCHITECTURE.md, "Query embeddings").
+	QueryIntegerProducts bool
 	StoreBackend         string
 	QdrantAddr           string
 
@@ -94,6 +99,7 @@ func (c *Config) RegisterFlags(fs *pflag.FlagSet, fixedTarget string) {
 	fs.StringVar(&c.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.StringVar(&c.LogFormat, "log-format", "auto", "log format on stderr: auto (text on a terminal, JSON otherwise), text, json")
 	fs.BoolVar(&c.EmbedIntegerProducts, "embed-integer-products", false, "run the built-in model with 9-bit weights and integer products: about a third less CPU per query, vectors within cosine 0.9999 of the exact ones (mixable with them); off keeps the exact model")
+	fs.BoolVar(&c.QueryIntegerProducts, "query-integer-products", true, "embed recall queries with the built-in model's integer products (stored memories keep --embed-integer-products' choice): a third less CPU on every recall, query vectors within cosine 0.9999 of the exact ones; false embeds queries exactly")
 	fs.BoolVar(&c.Insecure, "insecure", false, "serve the API without API keys on a non-loopback listener or from a split ingest/query process")
 	fs.StringVar(&c.StoreBackend, "store", StoreAuto, "memory store: auto (qdrant when --qdrant-addr is set, local in one process, else remote), local, remote (the store target of another process, over NATS), qdrant")
 	fs.StringVar(&c.QdrantAddr, "qdrant-addr", "", "Qdrant gRPC address host:port for the distributed memory store")

@@ -265,6 +265,7 @@ func (a *App) initModel(ctx context.Context) (modules.Service, error) {
 		}
 		a.model = wrap(remote)
 		a.queryModel = wrap(remote.For("query"))
+		a.importModel = a.queryModel
 	} else {
 		var opts []minilm.Option
 		if a.cfg.EmbedIntegerProducts {
@@ -277,9 +278,19 @@ func (a *App) initModel(ctx context.Context) (modules.Service, error) {
 		// Long content is chunked so that the model reads every chunk whole.
 		a.cfg.Embedder.Chunk.Fits = m.Fits
 		a.model = wrap(usageEmbedder{Embedder: m, component: "embedder", sink: a.usage, now: a.now})
+		qm := m
+		if a.cfg.QueryIntegerProducts && !a.cfg.EmbedIntegerProducts {
+			if qm, err = minilm.Load(minilm.IntegerProducts()); err != nil {
+				return nil, fmt.Errorf("load query embedding model: %w", err)
+			}
+		}
 		// Concurrent recalls share model calls while the model is busy;
 		// usage is still recorded per caller (outside the coalescer).
-		a.queryModel = wrap(usageEmbedder{Embedder: coalesce.New(m, queryCoalesceMax), component: "query", sink: a.usage, now: a.now})
+		a.queryModel = wrap(usageEmbedder{Embedder: coalesce.New(qm, queryCoalesceMax), component: "query", sink: a.usage, now: a.now})
+		a.importModel = a.queryModel
+		if qm != m {
+			a.importModel = wrap(usageEmbedder{Embedder: m, component: "query", sink: a.usage, now: a.now})
+		}
 	}
 	a.registerCacheMetrics()
 	if closeFn == nil {
@@ -391,11 +402,11 @@ func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
 		return nil, err
 	}
 	q := query.New(r, a.store, a.bus, trees, a.reg, a.log, a.now)
-	vz, err := embedder.NewVectorizer(a.queryModel, a.cfg.Embedder)
+	vz, err := embedder.NewVectorizer(a.importModel, a.cfg.Embedder)
 	if err != nil {
 		return nil, err
 	}
-	q.SetEmbedder(a.queryModel, vz)
+	q.SetEmbedder(a.importModel, vz)
 	q.SetImportRules(a.cfg.Ingest.MaxFutureSkew, a.domains.Known)
 	spoolDir, err := a.cfg.dir("import-spool")
 	if err != nil {
