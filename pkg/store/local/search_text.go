@@ -77,7 +77,9 @@ func (s *Store) scanText(p *partition, qv lexical.SparseVector, k int, f *store.
 	} else {
 		x.score(qv, acc)
 		for d, score := range acc {
-			consider(d, score)
+			if score != 0 && score >= best.floor { // most fail here: no call
+				consider(d, score)
+			}
 		}
 	}
 	best.cut()
