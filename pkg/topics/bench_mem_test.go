@@ -8,6 +8,7 @@ import (
 	"runtime/metrics"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -69,19 +70,20 @@ func (t *memTenant) scroll(fn func(Item)) {
 	}
 }
 
-// peakHeap samples the bytes of heap objects every millisecond until
-// stopped and returns the highest value seen.
-func peakHeap() (stop func() uint64) {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	read := func() uint64 {
+// peakHeap samples the heap every millisecond until stopped and returns the
+// most bytes seen in heap objects (live or not yet swept: what the process
+// holds) and in live objects as the last garbage collection found them.
+func peakHeap() (stop func() (objects, live uint64)) {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/live:bytes"}}
+	read := func() (uint64, uint64) {
 		metrics.Read(sample)
-		return sample[0].Value.Uint64()
+		return sample[0].Value.Uint64(), sample[1].Value.Uint64()
 	}
 	var (
-		mu   sync.Mutex
-		peak = read()
-		done = make(chan struct{})
-		wg   sync.WaitGroup
+		mu         sync.Mutex
+		peak, live = read()
+		done       = make(chan struct{})
+		wg         sync.WaitGroup
 	)
 	wg.Add(1)
 	go func() {
@@ -93,54 +95,71 @@ func peakHeap() (stop func() uint64) {
 			case <-done:
 				return
 			case <-tick.C:
-				v := read()
+				o, l := read()
 				mu.Lock()
-				peak = max(peak, v)
+				peak, live = max(peak, o), max(live, l)
 				mu.Unlock()
 			}
 		}
 	}()
-	return func() uint64 {
+	return func() (uint64, uint64) {
 		close(done)
 		wg.Wait()
-		return max(peak, read())
+		o, l := read()
+		return max(peak, o), max(live, l)
 	}
 }
 
 // benchmarkRebuildMemory measures what a topiary rebuild costs in memory:
 // from a scroll of the tenant's memories to the finished tree. It reports
 // the peak growth of the heap's objects over the baseline (the tenant's ids
-// and texts, which the store holds anyway) and the bytes allocated.
+// and texts, which the store holds anyway), of the heap's live bytes, and
+// the bytes allocated.
 func benchmarkRebuildMemory(b *testing.B, n int) {
 	tenant := newMemTenant(n, max(20, n/300))
 	b.ResetTimer()
-	var peak, alloc uint64
+	var peak, live, alloc uint64
+	var cpu time.Duration
 	var tree Tree
 	for b.Loop() {
 		runtime.GC()
 		var before runtime.MemStats
 		runtime.ReadMemStats(&before)
+		start := cpuTime()
 		stop := peakHeap()
 		tree = rebuildLike(tenant)
-		p := stop()
+		p, l := stop()
+		cpu = cpuTime() - start
 		var after runtime.MemStats
 		runtime.ReadMemStats(&after)
-		peak = max(peak, p-before.HeapAlloc)
+		peak, live = max(peak, p-before.HeapAlloc), max(live, l-before.HeapAlloc)
 		alloc = after.TotalAlloc - before.TotalAlloc
 	}
 	if tree.Memories != n {
 		b.Fatalf("tree holds %d memories, want %d", tree.Memories, n)
 	}
 	b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
+	b.ReportMetric(float64(live)/(1<<20), "live-MB")
 	b.ReportMetric(float64(alloc)/(1<<20), "alloc-MB")
 	b.ReportMetric(float64(len(tree.Leaves())), "leaves")
+	b.ReportMetric(cpu.Seconds(), "cpu-s")
+}
+
+// cpuTime is the process's user and system CPU time: on a shared machine a
+// steadier measure of the work than the wall clock.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // rebuildLike is what topiary's Rebuild does with the scroll.
 func rebuildLike(t *memTenant) Tree {
-	var items []Item
-	t.scroll(func(it Item) { items = append(items, it) })
-	return Build("bench", items, DefaultOptions(), built)
+	b := NewBuilder()
+	t.scroll(b.Add)
+	return b.Build("bench", DefaultOptions(), built)
 }
 
 func BenchmarkRebuildMemory20k(b *testing.B)  { benchmarkRebuildMemory(b, 20_000) }
