@@ -88,9 +88,12 @@ func (b *Builder) space() *space {
 	}
 	es = slices.DeleteFunc(es, func(e entry) bool { return e.dim != dim })
 	b.entries = slices.Clip(es)
-	s := &space{dim: int(dim), vecs: b.vecs[int(dim)], items: b.entries}
+	vs := b.vecs[int(dim)]
 	b.vecs = nil
-	return s
+	if vs != nil {
+		vs.order(b.entries)
+	}
+	return &space{dim: int(dim), vecs: vs, items: b.entries}
 }
 
 // compare orders by id and, among duplicates of one id, by everything else,

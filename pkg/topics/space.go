@@ -13,7 +13,7 @@ type space struct {
 
 func (s *space) n() int { return len(s.items) }
 
-func (s *space) vec(i int) []float32 { return s.vecs.at(s.items[i].slot) }
+func (s *space) vec(i int) []float32 { return s.vecs.at(int32(i)) }
 
 // dropVectors lets the vectors go once the leaves are made: what follows
 // (hierarchy, names, export) works from cluster sums and centres, and the
@@ -66,6 +66,55 @@ func (vs *vectors) at(slot int32) []float32 {
 	b := vs.blocks[slot/vectorBlock]
 	o := int(slot%vectorBlock) * vs.dim
 	return b[o : o+vs.dim : o+vs.dim]
+}
+
+// order moves, in place, the vector of es[r] to slot r for every r and
+// drops the vectors no entry holds (duplicates, other dimensions), so
+// that the vector of the space's item i is at slot i. The move follows
+// the cycles of the permutation that sends the remaining slots to the
+// tail, with one vector of scratch.
+func (vs *vectors) order(es []entry) {
+	m := len(es)
+	src := make([]int32, vs.n) // slot r takes the vector at src[r]
+	used := make([]bool, vs.n)
+	for r, e := range es {
+		src[r] = e.slot
+		used[e.slot] = true
+	}
+	r := m
+	for slot, u := range used {
+		if !u {
+			src[r] = int32(slot)
+			r++
+		}
+	}
+	tmp := make([]float32, vs.dim)
+	done := used
+	clear(done)
+	for start := range src {
+		if done[start] || src[start] == int32(start) {
+			continue
+		}
+		copy(tmp, vs.at(int32(start)))
+		at := start
+		for {
+			done[at] = true
+			from := int(src[at])
+			if from == start {
+				copy(vs.at(int32(at)), tmp)
+				break
+			}
+			copy(vs.at(int32(at)), vs.at(int32(from)))
+			at = from
+		}
+	}
+	for r := range es {
+		es[r].slot = int32(r)
+	}
+	vs.n = m
+	keep := (m + vectorBlock - 1) / vectorBlock
+	clear(vs.blocks[keep:])
+	vs.blocks = vs.blocks[:keep]
 }
 
 func usableVector(v []float32) bool {
