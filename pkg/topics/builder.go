@@ -8,10 +8,10 @@ import (
 )
 
 // Builder collects a tenant's memories one at a time, as a store scroll
-// hands them over, and builds their topic tree. It keeps each usable
-// vector as 8-bit codes (see vectors), so the caller need not hold every
-// memory with its vector: a rebuild needs a quarter of the vectors' float32
-// size, not twice that size. A Builder builds one tree; it is not safe for concurrent use.
+// hands them over, and builds their topic tree. It keeps one unit-length
+// float32 copy of each usable vector, so the caller need not hold every
+// memory with its vector: a rebuild then needs the vectors' size once, not
+// twice. A Builder builds one tree; it is not safe for concurrent use.
 type Builder struct {
 	entries []entry
 	vecs    map[int]*vectors // by dimension
@@ -111,10 +111,5 @@ func (b *Builder) compare(x, y entry) int {
 	if c := cmp.Compare(x.Importance, y.Importance); c != 0 {
 		return c
 	}
-	cx, sx := b.vecs[int(x.dim)].code(x.slot)
-	cy, sy := b.vecs[int(y.dim)].code(y.slot)
-	if c := slices.Compare(cx, cy); c != 0 {
-		return c
-	}
-	return cmp.Compare(sx, sy)
+	return slices.Compare(b.vecs[int(x.dim)].at(x.slot), b.vecs[int(y.dim)].at(y.slot))
 }

@@ -16,13 +16,11 @@ const (
 	kmeansSample     = 1024
 )
 
-// kmeans assigns each of the members (indices into s) to one of at most k
-// groups by spherical k-means with k-means++ seeding drawn from rng. Ties go
-// to the lower group, so the result depends only on the members' order and
-// rng. Only the vectors Lloyd's loop runs on are decoded at once (at most
-// kmeansSample of them); the rest are decoded one at a time.
-func kmeans(s *space, members []int, k int, rng *rand.Rand) []int {
-	m := len(members)
+// kmeans assigns each of vs (unit vectors) to one of at most k groups by
+// spherical k-means with k-means++ seeding drawn from rng. Ties go to the
+// lower group, so the result depends only on vs's order and rng.
+func kmeans(vs [][]float32, k int, rng *rand.Rand) []int {
+	m := len(vs)
 	assign := make([]int, m)
 	if m == 0 || k < 2 {
 		return assign
@@ -34,36 +32,21 @@ func kmeans(s *space, members []int, k int, rng *rand.Rand) []int {
 		return assign
 	}
 	if m <= kmeansSample {
-		lloyd(s.loadAll(members), k, rng, assign)
+		lloyd(vs, k, rng, assign)
 		return assign
 	}
-	// rng.Perm's first entries are a uniform sample; sorted, they keep the members' order
+	// rng.Perm's first entries are a uniform sample; sorted, they keep vs's order
 	pick := rng.Perm(m)[:kmeansSample]
 	slices.Sort(pick)
+	sample := make([][]float32, len(pick))
 	for i, p := range pick {
-		pick[i] = members[p]
+		sample[i] = vs[p]
 	}
-	centres := lloyd(s.loadAll(pick), k, rng, make([]int, len(pick)))
+	centres := lloyd(sample, k, rng, make([]int, len(sample)))
 	if len(centres) >= 2 {
-		assignMembers(s, members, centres, assign)
+		assignNearest(vs, centres, assign, true)
 	}
 	return assign
-}
-
-// assignMembers points every member at its most similar centre, as
-// assignNearest does, on the codes.
-func assignMembers(s *space, members []int, centres [][]float32, assign []int) {
-	parallelChunks(len(members), workers(len(members)*len(centres)*s.dim), func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			best, bestSim := 0, s.dot(members[i], centres[0])
-			for c := 1; c < len(centres); c++ {
-				if sim := s.dot(members[i], centres[c]); sim > bestSim {
-					best, bestSim = c, sim
-				}
-			}
-			assign[i] = best
-		}
-	})
 }
 
 // lloyd runs spherical k-means on vs, filling assign, and returns the

@@ -31,7 +31,7 @@ func reassignOutliers(s *space, leaves []*cluster, o Options) []*cluster {
 			continue
 		}
 		for _, i := range l.members {
-			if sim := leaveOneOut(float64(s.dot(i, cents[li])), l.norm); sim < o.AssignThreshold {
+			if sim := leaveOneOut(float64(dot(s.vec(i), cents[li])), l.norm); sim < o.AssignThreshold {
 				out = append(out, outlier{item: i, from: li, to: -1, sim: sim})
 			}
 		}
@@ -40,9 +40,8 @@ func reassignOutliers(s *space, leaves []*cluster, o Options) []*cluster {
 		return leaves
 	}
 	parallelChunks(len(out), workers(len(out)*len(cents)*s.dim), func(_, lo, hi int) {
-		buf := make([]float32, s.dim)
 		for k := lo; k < hi; k++ {
-			if to, sim := nearest(s.load(out[k].item, buf), cents, out[k].from); to >= 0 && sim >= o.AssignThreshold {
+			if to, sim := nearest(s.vec(out[k].item), cents, out[k].from); to >= 0 && sim >= o.AssignThreshold {
 				out[k].to = to
 			}
 		}

@@ -2,11 +2,9 @@ package topics
 
 import (
 	"math"
-	"slices"
 )
 
-// space holds the usable items in id order with their unit vectors, as
-// 8-bit codes (see vectors).
+// space holds the usable items in id order with their unit vectors.
 type space struct {
 	dim   int
 	vecs  *vectors // nil once clustering is done
@@ -15,35 +13,7 @@ type space struct {
 
 func (s *space) n() int { return len(s.items) }
 
-// load writes item i's unit vector into buf (of length dim) and returns it.
-func (s *space) load(i int, buf []float32) []float32 { return s.vecs.load(int32(i), buf) }
-
-// vec returns a copy of item i's unit vector.
-func (s *space) vec(i int) []float32 { return s.load(i, make([]float32, s.dim)) }
-
-// loadAll decodes the members' vectors into one allocation.
-func (s *space) loadAll(members []int) [][]float32 {
-	flat := make([]float32, len(members)*s.dim)
-	out := make([][]float32, len(members))
-	for k, i := range members {
-		out[k] = s.load(i, flat[k*s.dim:(k+1)*s.dim:(k+1)*s.dim])
-	}
-	return out
-}
-
-// dot is item i's similarity to the vector c, decoding as it goes.
-func (s *space) dot(i int, c []float32) float32 {
-	code, scale := s.vecs.code(int32(i))
-	return dotCode(code, c) * scale
-}
-
-// addTo adds item i's unit vector to sum.
-func (s *space) addTo(sum []float64, i int) {
-	code, scale := s.vecs.code(int32(i))
-	for j, q := range code {
-		sum[j] += float64(float32(q) * scale)
-	}
-}
+func (s *space) vec(i int) []float32 { return s.vecs.at(int32(i)) }
 
 // dropVectors lets the vectors go once the leaves are made: what follows
 // (hierarchy, names, export) works from cluster sums and centres, and the
@@ -66,57 +36,36 @@ func newSpace(items []Item) *space {
 // loading n vectors takes their size and no more.
 const vectorBlock = 1024
 
-// vectors stores unit vectors of one dimension in fixed-size blocks, each
-// as 8-bit codes and a scale: a quarter of float32's size, so that a
-// tenant of a million 384-dimension memories needs under 400 MB for them.
-// The codes are the vector over its largest component times 127, rounded;
-// the scale makes the decoded vector unit length again. A cosine computed
-// from decoded vectors is within about 0.001 of the exact one, far below
-// the steps between the clustering thresholds.
+// vectors stores unit vectors of one dimension in fixed-size blocks.
 type vectors struct {
 	dim    int
 	n      int
-	blocks [][]int8
-	scales []float32
+	blocks [][]float32
 }
 
 // add stores v scaled to unit length and returns its slot; v must be
 // usable (see usableVector) and of the store's dimension.
 func (vs *vectors) add(v []float32) int32 {
 	if vs.n%vectorBlock == 0 {
-		vs.blocks = append(vs.blocks, make([]int8, 0, vectorBlock*vs.dim))
+		vs.blocks = append(vs.blocks, make([]float32, 0, vectorBlock*vs.dim))
 	}
-	var n, top float64
+	var n float64
 	for _, x := range v {
 		n += float64(x) * float64(x)
-		top = max(top, math.Abs(float64(x)))
 	}
+	n = math.Sqrt(n)
 	b := &vs.blocks[len(vs.blocks)-1]
-	var sq float64
 	for _, x := range v {
-		q := math.Round(float64(x) / top * 127)
-		*b = append(*b, int8(q))
-		sq += q * q
+		*b = append(*b, float32(float64(x)/n))
 	}
-	vs.scales = append(vs.scales, float32(1/math.Sqrt(sq)))
 	vs.n++
 	return int32(vs.n - 1)
 }
 
-func (vs *vectors) code(slot int32) ([]int8, float32) {
+func (vs *vectors) at(slot int32) []float32 {
 	b := vs.blocks[slot/vectorBlock]
 	o := int(slot%vectorBlock) * vs.dim
-	return b[o : o+vs.dim : o+vs.dim], vs.scales[slot]
-}
-
-// load decodes the vector at slot into buf and returns it.
-func (vs *vectors) load(slot int32, buf []float32) []float32 {
-	code, scale := vs.code(slot)
-	buf = buf[:len(code)]
-	for j, q := range code {
-		buf[j] = float32(q) * scale
-	}
-	return buf
+	return b[o : o+vs.dim : o+vs.dim]
 }
 
 // order moves, in place, the vector of es[r] to slot r for every r and
@@ -139,28 +88,23 @@ func (vs *vectors) order(es []entry) {
 			r++
 		}
 	}
-	tmp := make([]int8, vs.dim)
+	tmp := make([]float32, vs.dim)
 	done := used
 	clear(done)
 	for start := range src {
 		if done[start] || src[start] == int32(start) {
 			continue
 		}
-		code, scale := vs.code(int32(start))
-		copy(tmp, code)
+		copy(tmp, vs.at(int32(start)))
 		at := start
 		for {
 			done[at] = true
 			from := int(src[at])
-			to, _ := vs.code(int32(at))
 			if from == start {
-				copy(to, tmp)
-				vs.scales[at] = scale
+				copy(vs.at(int32(at)), tmp)
 				break
 			}
-			code, _ := vs.code(int32(from))
-			copy(to, code)
-			vs.scales[at] = vs.scales[from]
+			copy(vs.at(int32(at)), vs.at(int32(from)))
 			at = from
 		}
 	}
@@ -168,7 +112,6 @@ func (vs *vectors) order(es []entry) {
 		es[r].slot = int32(r)
 	}
 	vs.n = m
-	vs.scales = slices.Clip(vs.scales[:m])
 	keep := (m + vectorBlock - 1) / vectorBlock
 	clear(vs.blocks[keep:])
 	vs.blocks = vs.blocks[:keep]

@@ -83,8 +83,12 @@ func requiredCoherence(m int, o Options) float64 {
 // bisect cuts c into up to k non-empty clusters by spherical k-means.
 func bisect(s *space, c *cluster, k int) []*cluster {
 	m := c.size()
+	vs := make([][]float32, m)
+	for i, idx := range c.members {
+		vs[i] = s.vec(idx)
+	}
 	rng := seededRand("split", s.items[c.members[0]].ID, s.items[c.members[m-1]].ID, strconv.Itoa(m))
-	assign := kmeans(s, c.members, k, rng)
+	assign := kmeans(vs, k, rng)
 	groups := make([][]int, k)
 	for i, g := range assign {
 		groups[g] = append(groups[g], c.members[i])

@@ -2,6 +2,7 @@ package topics
 
 import (
 	"math"
+	"slices"
 )
 
 // dot is the inner product; unrolled by eight with separate sums because it
@@ -23,28 +24,6 @@ func dot(a, b []float32) float32 {
 	}
 	for ; i < len(a); i++ {
 		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3) + (s4 + s5) + (s6 + s7)
-}
-
-// dotCode is dot for 8-bit codes against a float32 vector.
-func dotCode(a []int8, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3, s4, s5, s6, s7 float32
-	i := 0
-	for ; i+8 <= len(a); i += 8 {
-		x, y := a[i:i+8:i+8], b[i:i+8:i+8]
-		s0 += float32(x[0]) * y[0]
-		s1 += float32(x[1]) * y[1]
-		s2 += float32(x[2]) * y[2]
-		s3 += float32(x[3]) * y[3]
-		s4 += float32(x[4]) * y[4]
-		s5 += float32(x[5]) * y[5]
-		s6 += float32(x[6]) * y[6]
-		s7 += float32(x[7]) * y[7]
-	}
-	for ; i < len(a); i++ {
-		s0 += float32(a[i]) * b[i]
 	}
 	return (s0 + s1) + (s2 + s3) + (s4 + s5) + (s6 + s7)
 }
@@ -78,7 +57,9 @@ type cluster struct {
 func newCluster(s *space, members []int) *cluster {
 	c := &cluster{members: members, sum: make([]float64, s.dim)}
 	for _, i := range members {
-		s.addTo(c.sum, i)
+		for j, x := range s.vec(i) {
+			c.sum[j] += float64(x)
+		}
 	}
 	c.refresh()
 	return c
@@ -110,7 +91,7 @@ func (c *cluster) centroid(s *space) []float32 {
 	if u, ok := unit(c.sum); ok {
 		return u
 	}
-	return s.vec(c.members[0])
+	return slices.Clone(s.vec(c.members[0]))
 }
 
 // absorb moves o's members into c.
