@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -75,4 +76,32 @@ func TestBuilderMatchesBuild(t *testing.T) {
 	if _, ok := b.Text("late"); ok {
 		t.Fatal("Add after Build took the memory")
 	}
+}
+
+// TestBuilderHoldsOneCopy checks that a builder keeps about one float32
+// copy of each vector and little else, while the caller lets each memory
+// go (as a store scroll does): the live heap after adding n memories grows
+// by at most dim×4 bytes per memory plus a generous allowance.
+func TestBuilderHoldsOneCopy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates 30 MB")
+	}
+	const n, dim = 20_000, 384
+	tenant := newMemTenant(n, 60)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	b := NewBuilder()
+	tenant.scroll(b.Add)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	perItem := (int64(after.HeapAlloc) - int64(before.HeapAlloc)) / n
+	if limit := int64(dim*4 + 512); perItem > limit {
+		t.Fatalf("the builder holds %d bytes a memory, want at most %d", perItem, limit)
+	}
+	t.Logf("the builder holds %d bytes a memory (%d of them the vector)", perItem, dim*4)
+	if tree := b.Build("acme", DefaultOptions(), built); tree.Memories != n {
+		t.Fatalf("tree holds %d memories, want %d", tree.Memories, n)
+	}
+	runtime.KeepAlive(b)
 }
