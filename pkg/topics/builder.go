@@ -16,6 +16,7 @@ type Builder struct {
 	entries []entry
 	vecs    map[int]*vectors // by dimension
 	built   bool
+	tree    Tree
 }
 
 // entry is an item without its vector, which lives in the builder's store
@@ -50,9 +51,13 @@ func (b *Builder) Add(it Item) {
 
 // Build clusters the memories added into a topic tree, exactly as the
 // package-level Build does with the same items, and lets the vectors go.
-// Zero or out-of-range options take defaults.
+// Zero or out-of-range options take defaults. Called again, it returns the
+// same tree.
 func (b *Builder) Build(tenant string, opts Options, now time.Time) Tree {
-	return build(tenant, b.space(), opts, now)
+	if !b.built {
+		b.tree = build(tenant, b.space(), opts, now)
+	}
+	return b.tree
 }
 
 // Text returns, after Build, the text of a memory the tree holds.

@@ -72,6 +72,9 @@ func TestBuilderMatchesBuild(t *testing.T) {
 	if got := b.Build("acme", DefaultOptions(), built); !reflect.DeepEqual(got, want) {
 		t.Fatal("a builder fed in another order built another tree")
 	}
+	if again := b.Build("acme", DefaultOptions(), built); !reflect.DeepEqual(again, want) {
+		t.Fatal("a second Build gave another tree")
+	}
 	b.Add(Item{ID: "late", Vector: randUnit(rng, 48)})
 	if _, ok := b.Text("late"); ok {
 		t.Fatal("Add after Build took the memory")
