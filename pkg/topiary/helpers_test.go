@@ -109,7 +109,7 @@ type env struct {
 	published int
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	log := slog.New(slog.DiscardHandler)
 	st, err := local.Open(t.TempDir())
@@ -130,7 +130,7 @@ func testConfig() Config {
 }
 
 // module builds an instance with its tree bucket open but not started.
-func (e *env) module(t *testing.T, cfg Config, opts ...Option) *Topiary {
+func (e *env) module(t testing.TB, cfg Config, opts ...Option) *Topiary {
 	t.Helper()
 	m, err := New(cfg, topics.DefaultOptions(), e.store, e.bus, e.locks, prometheus.NewRegistry(), e.log, e.clock.Now, opts...)
 	if err != nil {

@@ -151,6 +151,20 @@ func namingPrompt(batch []*topics.Node, existing []string, texts map[string]stri
 	return b.String()
 }
 
+// sampleTexts returns the texts namingPrompt shows: those of the first
+// samplesPerTopic memories of every topic.
+func sampleTexts(tree topics.Tree, text func(id string) (string, bool)) map[string]string {
+	out := map[string]string{}
+	for _, n := range allNodes(tree) {
+		for _, id := range n.MemoryIDs[:min(len(n.MemoryIDs), samplesPerTopic)] {
+			if s, ok := text(id); ok {
+				out[id] = s
+			}
+		}
+	}
+	return out
+}
+
 // validName cleans an LLM's name: one line, no surrounding quotes or
 // trailing full stop, 1 to maxNameChars characters.
 func validName(s string) (string, bool) {

@@ -27,20 +27,22 @@ func (t *Topiary) Rebuild(ctx context.Context, tenant string) error {
 		return err
 	}
 	now := t.now().UTC()
-	var items []topics.Item
-	texts := map[string]string{}
-	// The filter leaves out archived and superseded memories: they keep
-	// their history but are not in the index.
+	// The builder copies each vector as the scroll hands it over, so the
+	// memories are never all held with their vectors. The filter leaves out
+	// archived and superseded memories: they keep their history but are
+	// not in the index.
+	b := topics.NewBuilder()
 	err = t.store.Scroll(ctx, tenant, store.Filter{}, func(m memory.Memory) error {
-		items = append(items, topics.Item{ID: m.ID, Vector: m.Vector, Text: m.Content, Domain: m.Domain, Importance: m.Importance})
-		texts[m.ID] = m.Content
+		b.Add(topics.Item{ID: m.ID, Vector: m.Vector, Text: m.Content, Domain: m.Domain, Importance: m.Importance})
 		return nil
 	})
 	if err != nil {
 		t.rebuilds.WithLabelValues("error").Inc()
 		return fmt.Errorf("read memories of %s: %w", tenant, err)
 	}
-	tree := topics.Build(tenant, items, t.opts, now)
+	tree := b.Build(tenant, t.opts, now)
+	// Naming shows a few texts per topic: only those outlive the build.
+	texts := sampleTexts(tree, b.Text)
 	named := t.nameTopics(ctx, tenant, tree, prev, texts)
 	if err := t.trees.Save(ctx, tree, named); err != nil {
 		t.rebuilds.WithLabelValues("error").Inc()

@@ -17,9 +17,18 @@ const topicIDChars = 12
 // Build clusters a tenant's memories into a topic tree. The same items give
 // the same tree whatever their order; items that cannot be placed (no id, no
 // usable vector) are left out. Zero or out-of-range options take defaults.
+// A caller that reads the memories from a store hands them to a Builder
+// instead, and need not hold them all with their vectors.
 func Build(tenant string, items []Item, opts Options, now time.Time) Tree {
+	b := NewBuilder()
+	for _, it := range items {
+		b.Add(it)
+	}
+	return b.Build(tenant, opts, now)
+}
+
+func build(tenant string, s *space, opts Options, now time.Time) Tree {
 	o := opts.withDefaults()
-	s := newSpace(items)
 	t := Tree{Tenant: tenant, Built: now, Memories: s.n(), Roots: []*Node{}}
 	if s.n() == 0 {
 		return t
@@ -29,6 +38,7 @@ func Build(tenant string, items []Item, opts Options, now time.Time) Tree {
 	for i, c := range leaves {
 		nodes[i] = leafNode(s, c)
 	}
+	s.dropVectors()
 	roots := pruneSingles(buildHierarchy(s, nodes, o))
 	sortTree(roots) // naming runs largest first, so the larger topic keeps a contested name
 	nameTree(newVocab(s), roots)

@@ -1,67 +1,120 @@
 package topics
 
 import (
-	"cmp"
 	"math"
-	"slices"
-	"strings"
 )
 
-// space holds the usable items in id order with their unit vectors in one
-// flat slice, so that passes over them stay in cache.
+// space holds the usable items in id order with their unit vectors.
 type space struct {
 	dim   int
-	vecs  []float32
-	items []Item // Vector is not used after newSpace
+	vecs  *vectors // nil once clustering is done
+	items []entry
 }
 
 func (s *space) n() int { return len(s.items) }
 
-func (s *space) vec(i int) []float32 {
-	return s.vecs[i*s.dim : (i+1)*s.dim : (i+1)*s.dim]
-}
+func (s *space) vec(i int) []float32 { return s.vecs.at(int32(i)) }
+
+// dropVectors lets the vectors go once the leaves are made: what follows
+// (hierarchy, names, export) works from cluster sums and centres, and the
+// vectors are most of a build's memory.
+func (s *space) dropVectors() { s.vecs = nil }
 
 // newSpace keeps the items that can be placed: a non-empty id, a finite
 // non-zero vector of the most common dimension, one item per id (the same
 // one whatever the input order).
 func newSpace(items []Item) *space {
-	usable := make([]Item, 0, len(items))
+	b := NewBuilder()
 	for _, it := range items {
-		if it.ID != "" && usableVector(it.Vector) {
-			usable = append(usable, it)
+		b.Add(it)
+	}
+	return b.space()
+}
+
+// vectorBlock is how many vectors one block of a vector store holds: the
+// store grows a block at a time and never copies what it already holds, so
+// loading n vectors takes their size and no more.
+const vectorBlock = 1024
+
+// vectors stores unit vectors of one dimension in fixed-size blocks.
+type vectors struct {
+	dim    int
+	n      int
+	blocks [][]float32
+}
+
+// add stores v scaled to unit length and returns its slot; v must be
+// usable (see usableVector) and of the store's dimension.
+func (vs *vectors) add(v []float32) int32 {
+	if vs.n%vectorBlock == 0 {
+		vs.blocks = append(vs.blocks, make([]float32, 0, vectorBlock*vs.dim))
+	}
+	var n float64
+	for _, x := range v {
+		n += float64(x) * float64(x)
+	}
+	n = math.Sqrt(n)
+	b := &vs.blocks[len(vs.blocks)-1]
+	for _, x := range v {
+		*b = append(*b, float32(float64(x)/n))
+	}
+	vs.n++
+	return int32(vs.n - 1)
+}
+
+func (vs *vectors) at(slot int32) []float32 {
+	b := vs.blocks[slot/vectorBlock]
+	o := int(slot%vectorBlock) * vs.dim
+	return b[o : o+vs.dim : o+vs.dim]
+}
+
+// order moves, in place, the vector of es[r] to slot r for every r and
+// drops the vectors no entry holds (duplicates, other dimensions), so
+// that the vector of the space's item i is at slot i. The move follows
+// the cycles of the permutation that sends the remaining slots to the
+// tail, with one vector of scratch.
+func (vs *vectors) order(es []entry) {
+	m := len(es)
+	src := make([]int32, vs.n) // slot r takes the vector at src[r]
+	used := make([]bool, vs.n)
+	for r, e := range es {
+		src[r] = e.slot
+		used[e.slot] = true
+	}
+	r := m
+	for slot, u := range used {
+		if !u {
+			src[r] = int32(slot)
+			r++
 		}
 	}
-	slices.SortFunc(usable, compareItems)
-	usable = slices.CompactFunc(usable, func(a, b Item) bool { return a.ID == b.ID })
-
-	dims := map[int]int{}
-	for _, it := range usable {
-		dims[len(it.Vector)]++
-	}
-	dim, best := 0, 0
-	for d, c := range dims {
-		if c > best || (c == best && d < dim) {
-			dim, best = d, c
-		}
-	}
-
-	s := &space{dim: dim, vecs: make([]float32, 0, best*dim), items: make([]Item, 0, best)}
-	for _, it := range usable {
-		if len(it.Vector) != dim {
+	tmp := make([]float32, vs.dim)
+	done := used
+	clear(done)
+	for start := range src {
+		if done[start] || src[start] == int32(start) {
 			continue
 		}
-		var n float64
-		for _, x := range it.Vector {
-			n += float64(x) * float64(x)
+		copy(tmp, vs.at(int32(start)))
+		at := start
+		for {
+			done[at] = true
+			from := int(src[at])
+			if from == start {
+				copy(vs.at(int32(at)), tmp)
+				break
+			}
+			copy(vs.at(int32(at)), vs.at(int32(from)))
+			at = from
 		}
-		n = math.Sqrt(n)
-		for _, x := range it.Vector {
-			s.vecs = append(s.vecs, float32(float64(x)/n))
-		}
-		it.Vector = nil
-		s.items = append(s.items, it)
 	}
-	return s
+	for r := range es {
+		es[r].slot = int32(r)
+	}
+	vs.n = m
+	keep := (m + vectorBlock - 1) / vectorBlock
+	clear(vs.blocks[keep:])
+	vs.blocks = vs.blocks[:keep]
 }
 
 func usableVector(v []float32) bool {
@@ -79,22 +132,4 @@ func usableVector(v []float32) bool {
 		}
 	}
 	return nonZero
-}
-
-// compareItems orders by id and, among duplicates of one id, by everything
-// else, so the kept duplicate does not depend on input order.
-func compareItems(a, b Item) int {
-	if c := strings.Compare(a.ID, b.ID); c != 0 {
-		return c
-	}
-	if c := strings.Compare(a.Text, b.Text); c != 0 {
-		return c
-	}
-	if c := strings.Compare(a.Domain, b.Domain); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.Importance, b.Importance); c != 0 {
-		return c
-	}
-	return slices.Compare(a.Vector, b.Vector)
 }
