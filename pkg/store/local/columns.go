@@ -63,22 +63,6 @@ func (c *columns) set(i int, m *memory.Memory) {
 	c.sec[i], c.nsec[i] = m.CreatedAt.Unix(), int32(m.CreatedAt.Nanosecond())
 }
 
-// update rewrites row i, which held old, from m, interning only the
-// values that changed (bookkeeping rarely changes any).
-func (c *columns) update(i int, old, m *memory.Memory) {
-	olds := [numStrCols]string{old.Namespace, old.Subject, old.Session, old.Domain, string(old.Type), string(old.Kind), string(old.Layer)}
-	vals := [numStrCols]string{m.Namespace, m.Subject, m.Session, m.Domain, string(m.Type), string(m.Kind), string(m.Layer)}
-	for col, v := range vals {
-		if v != olds[col] {
-			c.str[col][i] = c.intern(v)
-		}
-	}
-	c.archived[i] = m.Archived
-	c.superseded[i] = m.Superseded()
-	c.quarantined[i] = m.Quarantined()
-	c.sec[i], c.nsec[i] = m.CreatedAt.Unix(), int32(m.CreatedAt.Nanosecond())
-}
-
 // move copies row src over row dst.
 func (c *columns) move(dst, src int) {
 	for col := range c.str {

@@ -7,7 +7,7 @@ import (
 )
 
 // rowFilter is a store.Filter compiled against a partition's columns, so
-// that testing a row touches its memory.Memory only for tags.
+// that testing a row reads its record only for keys and tags.
 type rowFilter struct {
 	sets              [numStrCols][]uint32 // interned ids allowed; used only for cols in active
 	active            []int
@@ -76,10 +76,13 @@ func (p *partition) match(rf *rowFilter, i int) bool {
 	if rf.before && !(c.sec[i] < rf.beforeSec || c.sec[i] == rf.beforeSec && c.nsec[i] < rf.beforeNsec) {
 		return false
 	}
-	if len(rf.keys) > 0 && !slices.Contains(rf.keys, p.recs[i].Key) {
-		return false
+	if len(rf.keys) > 0 {
+		key := recKey(p.record(i))
+		if !slices.ContainsFunc(rf.keys, func(k string) bool { return k == string(key) }) {
+			return false
+		}
 	}
-	return len(rf.tags) == 0 || hasAnyTag(p.recs[i].Tags, rf.tags)
+	return len(rf.tags) == 0 || recHasAnyTag(p.record(i), rf.tags)
 }
 
 func asStrings[T ~string](list []T) []string {
@@ -88,8 +91,4 @@ func asStrings[T ~string](list []T) []string {
 		out[i] = string(v)
 	}
 	return out
-}
-
-func hasAnyTag(tags, want []string) bool {
-	return slices.ContainsFunc(tags, func(t string) bool { return slices.Contains(want, t) })
 }

@@ -30,7 +30,11 @@ func (s *Store) Get(ctx context.Context, tenant, id string) (memory.Memory, erro
 	if !ok {
 		return memory.Memory{}, fmt.Errorf("get %s in tenant %s: %w", id, tenant, store.ErrNotFound)
 	}
-	return p.memoryAt(i), nil
+	m, err := p.memoryAt(i)
+	if err != nil {
+		return memory.Memory{}, fmt.Errorf("get %s in tenant %s: %w", id, tenant, err)
+	}
+	return m, nil
 }
 
 // Scroll calls fn for each matching memory in id order. It sees a memory
@@ -58,7 +62,7 @@ func (s *Store) scroll(ctx context.Context, tenant string, f store.Filter, withV
 	var ids []idRow
 	for i := range p.recs {
 		if ok && p.match(&rf, i) {
-			ids = append(ids, idRow{p.recs[i].ID, i})
+			ids = append(ids, idRow{string(recID(p.record(i))), i})
 		}
 	}
 	p.mu.RUnlock()
@@ -74,16 +78,25 @@ func (s *Store) scroll(ctx context.Context, tenant string, f store.Filter, withV
 		p.mu.RLock()
 		// Compiled again: values the page's memories now hold may be new.
 		rf, ok := p.compileFilter(&f)
+		var err error
 		for _, ir := range ids[:n] {
 			if i, found := p.rowOf(ir); ok && found && p.match(&rf, i) {
+				var m memory.Memory
 				if withVectors {
-					page = append(page, p.memoryAt(i))
+					m, err = p.memoryAt(i)
 				} else {
-					page = append(page, cloneMemory(p.recs[i]))
+					m, err = p.decode(i)
 				}
+				if err != nil {
+					break
+				}
+				page = append(page, m)
 			}
 		}
 		p.mu.RUnlock()
+		if err != nil {
+			return fmt.Errorf("scroll tenant %s: %w", tenant, err)
+		}
 		ids = ids[n:]
 		for _, m := range page {
 			if err := fn(m); err != nil {
@@ -104,7 +117,7 @@ type idRow struct {
 // moved it (rows move only then), else the one its id maps to. The caller
 // holds p.mu.
 func (p *partition) rowOf(ir idRow) (int, bool) {
-	if ir.row < len(p.recs) && p.recs[ir.row].ID == ir.id {
+	if ir.row < len(p.recs) && p.rowID(ir.row) == ir.id {
 		return ir.row, true
 	}
 	i, ok := p.ids[ir.id]
