@@ -198,4 +198,3 @@ func TestPartitionAgainstModel(t *testing.T) {
 		}
 	}
 }
-
