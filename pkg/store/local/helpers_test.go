@@ -112,3 +112,13 @@ func mustRemove(t testing.TB, p *partition, id string) {
 		t.Fatal(err)
 	}
 }
+
+// rowOfT returns the row of id in p, failing the test if p does not hold it.
+func rowOfT(t testing.TB, p *partition, id string) int {
+	t.Helper()
+	row, ok := p.row(id)
+	if !ok {
+		t.Fatalf("partition does not hold %s", id)
+	}
+	return row
+}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/recollect-dev/recollect/pkg/lexical"
@@ -22,7 +21,7 @@ import (
 // write lock and mu; readers hold mu.RLock.
 type partition struct {
 	mu     sync.RWMutex
-	ids    map[string]int
+	ids    idIndex // id → row
 	recs   []recLoc // each row's record in arena: the memory without its vectors
 	arena  recArena
 	sizes  []int // encoded bytes per log record, for compaction accounting
@@ -60,7 +59,7 @@ func newPartition(approxMin, indexMin int) *partition {
 	} else if indexMin > 0 && indexMin < approxMin {
 		quantMin = indexMin
 	}
-	return &partition{ids: make(map[string]int), lex: newLexIndex(), cols: newColumns(),
+	return &partition{ids: newIDIndex(), lex: newLexIndex(), cols: newColumns(),
 		approxMin: quantMin, indexMin: indexMin}
 }
 
@@ -87,7 +86,7 @@ func (p *partition) upsert(m memory.Memory, size int, lv lexical.SparseVector) (
 		return 0, err
 	}
 	p.enc = rec
-	i, ok := p.ids[m.ID]
+	i, ok := p.row(m.ID)
 	if ok {
 		if err := p.reindex(i, &m, lv); err != nil {
 			return 0, err
@@ -112,10 +111,8 @@ func (p *partition) upsert(m memory.Memory, size int, lv lexical.SparseVector) (
 		}
 	} else {
 		i = len(p.recs)
-		// Its own string: m.ID may share memory with the rest of a
-		// decoded record, which the map would then keep.
-		p.ids[strings.Clone(m.ID)] = i
 		p.recs = append(p.recs, p.arena.add(i, rec))
+		p.ids.add(m.ID, i)
 		p.sizes = append(p.sizes, size)
 		p.hasVec = append(p.hasVec, false)
 		p.chunks = append(p.chunks, nil)
@@ -224,7 +221,7 @@ func (p *partition) syncQuant(i int, vec []float32) {
 // the change in live encoded bytes. An error means the stored record could
 // not be decoded, and nothing changed.
 func (p *partition) remove(id string) (int, error) {
-	i, ok := p.ids[id]
+	i, ok := p.row(id)
 	if !ok {
 		return 0, nil
 	}
@@ -240,12 +237,13 @@ func (p *partition) remove(id string) (int, error) {
 		p.nvec--
 	}
 	p.setChunks(i, nil)
+	p.ids.remove(id, p.rowID) // while the record is there to compare with
 	p.arena.drop(p.recs[i])
 	last := len(p.recs) - 1
 	if i != last {
 		p.recs[i], p.sizes[i], p.hasVec[i], p.chunks[i] = p.recs[last], p.sizes[last], p.hasVec[last], p.chunks[last]
 		p.arena.setRow(p.recs[i], i)
-		p.ids[string(recID(p.record(i)))] = i
+		p.ids.setRow(p.rowID(i), i, p.rowID) // row last still reads the record
 		p.cols.move(i, last)
 		if p.dim > 0 {
 			copy(p.vecs.row(i), p.vecs.row(last))
@@ -265,7 +263,6 @@ func (p *partition) remove(id string) (int, error) {
 	if p.quant != nil {
 		p.quant.truncate(last)
 	}
-	delete(p.ids, id)
 	p.dropDimIfEmpty()
 	// Half the threshold, so that a partition near it does not rebuild the
 	// copy over and over.
@@ -295,6 +292,9 @@ func (p *partition) vector(i int) []float32 {
 // record returns row i's encoded memory. It aliases the arena: valid while
 // the caller holds p.mu and does not change the partition.
 func (p *partition) record(i int) []byte { return p.arena.get(p.recs[i]) }
+
+// row returns the row holding id.
+func (p *partition) row(id string) (int, bool) { return p.ids.get(id, p.rowID) }
 
 // rowID returns row i's id as a view of the arena (see viewString): for
 // comparisons under p.mu only.

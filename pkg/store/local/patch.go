@@ -94,7 +94,7 @@ func (s *Store) heldRows(tenant string, batch []memory.Memory) (*partition, []he
 	defer p.mu.RUnlock()
 	rows := make([]heldRow, 0, len(batch))
 	for i := range batch {
-		row, ok := p.ids[batch[i].ID]
+		row, ok := p.row(batch[i].ID)
 		if !ok {
 			continue
 		}

@@ -26,7 +26,7 @@ func (s *Store) Get(ctx context.Context, tenant, id string) (memory.Memory, erro
 	}
 	p.mu.RLock()
 	defer p.mu.RUnlock()
-	i, ok := p.ids[id]
+	i, ok := p.row(id)
 	if !ok {
 		return memory.Memory{}, fmt.Errorf("get %s in tenant %s: %w", id, tenant, store.ErrNotFound)
 	}
@@ -120,7 +120,7 @@ func (p *partition) rowOf(ir idRow) (int, bool) {
 	if ir.row < len(p.recs) && p.rowID(ir.row) == ir.id {
 		return ir.row, true
 	}
-	i, ok := p.ids[ir.id]
+	i, ok := p.row(ir.id)
 	return i, ok
 }
 

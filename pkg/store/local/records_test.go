@@ -26,7 +26,7 @@ func TestPartitionRecordRoundTrip(t *testing.T) {
 		m.Vector = []float32{0.6, 0.8}
 		p := newPartition(0, 0)
 		mustUpsert(t, p, m, 1, lexical.MemoryVector(m))
-		got, err := p.memoryAt(p.ids[m.ID])
+		got, err := p.memoryAt(rowOfT(t, p, m.ID))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,7 +45,7 @@ func TestPartitionRecordRoundTrip(t *testing.T) {
 		got.Tags[0], got.Scope[0], got.SourceIDs[0], got.DerivedFrom[0] = "changed", "changed", "changed", "changed"
 		got.Vector[0] = 9
 		*got.InvalidAt = time.Time{}
-		again, err := p.memoryAt(p.ids[m.ID])
+		again, err := p.memoryAt(rowOfT(t, p, m.ID))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,7 +164,7 @@ func TestPartitionAgainstModel(t *testing.T) {
 			if r.IntN(3) == 0 {
 				m.Evidence = strings.Repeat("e", r.IntN(100))
 			}
-			if _, err := p.setPayload(p.ids[id], m, 1); err != nil {
+			if _, err := p.setPayload(rowOfT(t, p, id), m, 1); err != nil {
 				t.Fatal(err)
 			}
 			model[id] = m
@@ -179,16 +179,16 @@ func TestPartitionAgainstModel(t *testing.T) {
 		if step%50 != 0 {
 			continue
 		}
-		if len(p.ids) != len(model) || len(p.recs) != len(model) {
-			t.Fatalf("step %d: %d ids, %d rows, model holds %d", step, len(p.ids), len(p.recs), len(model))
+		if p.ids.len() != len(model) || len(p.recs) != len(model) {
+			t.Fatalf("step %d: %d ids, %d rows, model holds %d", step, p.ids.len(), len(p.recs), len(model))
 		}
 		for row := range p.recs {
-			if p.ids[p.rowID(row)] != row {
-				t.Fatalf("step %d: row %d (%s) maps to row %d", step, row, p.rowID(row), p.ids[p.rowID(row)])
+			if got, ok := p.row(p.rowID(row)); !ok || got != row {
+				t.Fatalf("step %d: row %d (%s) maps to row %d (%v)", step, row, p.rowID(row), got, ok)
 			}
 		}
 		for _, id := range ids {
-			got, err := p.memoryAt(p.ids[id])
+			got, err := p.memoryAt(rowOfT(t, p, id))
 			if err != nil {
 				t.Fatal(err)
 			}

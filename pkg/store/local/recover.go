@@ -146,7 +146,7 @@ func (s *Store) replay(o op, lex []lexical.SparseVector) error {
 			if p == nil {
 				continue
 			}
-			if row, ok := p.ids[m.ID]; ok {
+			if row, ok := p.row(m.ID); ok {
 				delta, err := p.setPayload(row, m, o.sizes[i])
 				if err != nil {
 					return fmt.Errorf("store memory %s of tenant %s: %w", m.ID, m.Tenant, err)

@@ -171,7 +171,7 @@ func (s *Store) Delete(ctx context.Context, tenant string, ids ...string) error 
 	p := s.partition(tenant)
 	if p != nil {
 		for _, id := range ids {
-			if _, ok := p.ids[id]; ok {
+			if _, ok := p.row(id); ok {
 				present = append(present, id)
 			}
 		}
