@@ -21,7 +21,7 @@ import (
 // write lock and mu; readers hold mu.RLock.
 type partition struct {
 	mu     sync.RWMutex
-	ids    idIndex // id → row
+	ids    idIndex  // id → row
 	recs   []recLoc // each row's record in arena: the memory without its vectors
 	arena  recArena
 	sizes  []int // encoded bytes per log record, for compaction accounting
