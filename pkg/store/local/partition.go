@@ -24,7 +24,7 @@ type partition struct {
 	ids    idIndex  // id → row
 	recs   []recLoc // each row's record in arena: the memory without its vectors
 	arena  recArena
-	sizes  []int // encoded bytes per log record, for compaction accounting
+	sizes  []int32 // encoded bytes per log record (under maxFrameLen), for compaction accounting
 	hasVec []bool
 	enc    []byte // writers' scratch for encoding a record
 	// chunks[i] holds row i's chunk vectors back to back (dim each), nil
@@ -104,8 +104,8 @@ func (p *partition) upsert(m memory.Memory, size int, lv lexical.SparseVector) (
 	// upsert): the slab and its int8 copy stay as they are.
 	same := ok && p.hasVec[i] && sameBits(p.vecs.row(i), vec)
 	if ok {
-		delta -= p.sizes[i]
-		p.recs[i], p.sizes[i] = p.arena.replace(p.recs[i], i, rec), size
+		delta -= int(p.sizes[i])
+		p.recs[i], p.sizes[i] = p.arena.replace(p.recs[i], i, rec), int32(size)
 		if p.hasVec[i] {
 			p.nvec--
 		}
@@ -113,7 +113,7 @@ func (p *partition) upsert(m memory.Memory, size int, lv lexical.SparseVector) (
 		i = len(p.recs)
 		p.recs = append(p.recs, p.arena.add(i, rec))
 		p.ids.add(m.ID, i)
-		p.sizes = append(p.sizes, size)
+		p.sizes = append(p.sizes, int32(size))
 		p.hasVec = append(p.hasVec, false)
 		p.chunks = append(p.chunks, nil)
 		p.lex.add(i, lv)
@@ -196,9 +196,9 @@ func (p *partition) setPayload(i int, m memory.Memory, recSize int) (int, error)
 		dim = p.dim
 	}
 	size := recSize + vectorPartLen(dim) + p.chunkPartLen(i)
-	delta := size - p.sizes[i]
+	delta := size - int(p.sizes[i])
 	p.cols.set(i, &m)
-	p.recs[i], p.sizes[i] = p.arena.replace(p.recs[i], i, rec), size
+	p.recs[i], p.sizes[i] = p.arena.replace(p.recs[i], i, rec), int32(size)
 	p.arena.tidy(p.recs)
 	return delta, nil
 }
@@ -232,7 +232,7 @@ func (p *partition) remove(id string) (int, error) {
 		return 0, err
 	}
 	p.lex.remove(i, lexical.MemoryVector(old))
-	delta := -p.sizes[i]
+	delta := -int(p.sizes[i])
 	if p.hasVec[i] {
 		p.nvec--
 	}
