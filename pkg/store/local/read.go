@@ -60,9 +60,15 @@ func (s *Store) scroll(ctx context.Context, tenant string, f store.Filter, withV
 	p.mu.RLock()
 	rf, ok := p.compileFilter(&f)
 	var ids []idRow
+	// The ids back to back, one allocation rather than one each. The
+	// strings view it; nothing writes over what they view (an append that
+	// grows it leaves them on the old array).
+	var idBuf []byte
 	for i := range p.recs {
 		if ok && p.match(&rf, i) {
-			ids = append(ids, idRow{string(recID(p.record(i))), i})
+			at := len(idBuf)
+			idBuf = append(idBuf, recID(p.record(i))...)
+			ids = append(ids, idRow{viewString(idBuf[at:]), i})
 		}
 	}
 	p.mu.RUnlock()
