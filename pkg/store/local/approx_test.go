@@ -181,8 +181,8 @@ func TestQuantCopyFollowsSlab(t *testing.T) {
 	checkQuant(t, s.partition("a"))
 	p := s.partition("a")
 	var drop []string
-	for _, m := range p.recs[:len(p.recs)-threshold/2+1] {
-		drop = append(drop, m.ID)
+	for i := range len(p.recs) - threshold/2 + 1 {
+		drop = append(drop, recAt(t, p, i).ID)
 	}
 	if err := s.Delete(t.Context(), "a", drop...); err != nil {
 		t.Fatal(err)

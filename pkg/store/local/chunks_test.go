@@ -84,7 +84,10 @@ func TestChunkSearchApproximate(t *testing.T) {
 	for i := range p.recs {
 		if p.chunks[i] != nil {
 			long++
-			m := p.memoryAt(i)
+			m, err := p.memoryAt(i)
+			if err != nil {
+				t.Fatal(err)
+			}
 			k := slices.IndexFunc(mems, func(x memory.Memory) bool { return x.ID == m.ID })
 			if len(m.ChunkVectors) != len(mems[k].ChunkVectors) || dotGeneric(m.ChunkVectors[0], unitVec(mems[k].ChunkVectors[0])) < 1-1e-5 {
 				t.Fatalf("row %d (%s) holds another memory's chunks after deletes", i, m.ID)

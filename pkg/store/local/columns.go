@@ -1,6 +1,10 @@
 package local
 
-import "github.com/recollect-dev/recollect/pkg/memory"
+import (
+	"hash/maphash"
+
+	"github.com/recollect-dev/recollect/pkg/memory"
+)
 
 // String columns a filter can test, each an interned id per row.
 const (
@@ -28,9 +32,19 @@ type columns struct {
 	quarantined []bool
 	sec         []int64 // CreatedAt as Unix seconds and nanoseconds
 	nsec        []int32
+	// Keys and tags are not interned (they may be as many as the rows);
+	// these let a filter skip, without reading the record, every row
+	// whose key hash differs or that has none of the tags' bits.
+	keyHash []uint32
+	tagBits []uint64 // one bit per tag, from its hash
+	seed    maphash.Seed
 }
 
-func newColumns() columns { return columns{dict: make(map[string]uint32)} }
+func newColumns() columns { return columns{dict: make(map[string]uint32), seed: maphash.MakeSeed()} }
+
+func (c *columns) hashKey(key string) uint32 { return uint32(maphash.String(c.seed, key)) }
+
+func (c *columns) tagBit(tag string) uint64 { return 1 << (maphash.String(c.seed, tag) & 63) }
 
 func (c *columns) intern(s string) uint32 {
 	id, ok := c.dict[s]
@@ -53,6 +67,8 @@ func (c *columns) set(i int, m *memory.Memory) {
 		c.quarantined = append(c.quarantined, false)
 		c.sec = append(c.sec, 0)
 		c.nsec = append(c.nsec, 0)
+		c.keyHash = append(c.keyHash, 0)
+		c.tagBits = append(c.tagBits, 0)
 	}
 	for col, v := range vals {
 		c.str[col][i] = c.intern(v)
@@ -61,22 +77,11 @@ func (c *columns) set(i int, m *memory.Memory) {
 	c.superseded[i] = m.Superseded()
 	c.quarantined[i] = m.Quarantined()
 	c.sec[i], c.nsec[i] = m.CreatedAt.Unix(), int32(m.CreatedAt.Nanosecond())
-}
-
-// update rewrites row i, which held old, from m, interning only the
-// values that changed (bookkeeping rarely changes any).
-func (c *columns) update(i int, old, m *memory.Memory) {
-	olds := [numStrCols]string{old.Namespace, old.Subject, old.Session, old.Domain, string(old.Type), string(old.Kind), string(old.Layer)}
-	vals := [numStrCols]string{m.Namespace, m.Subject, m.Session, m.Domain, string(m.Type), string(m.Kind), string(m.Layer)}
-	for col, v := range vals {
-		if v != olds[col] {
-			c.str[col][i] = c.intern(v)
-		}
+	c.keyHash[i] = c.hashKey(m.Key)
+	c.tagBits[i] = 0
+	for _, t := range m.Tags {
+		c.tagBits[i] |= c.tagBit(t)
 	}
-	c.archived[i] = m.Archived
-	c.superseded[i] = m.Superseded()
-	c.quarantined[i] = m.Quarantined()
-	c.sec[i], c.nsec[i] = m.CreatedAt.Unix(), int32(m.CreatedAt.Nanosecond())
 }
 
 // move copies row src over row dst.
@@ -86,6 +91,7 @@ func (c *columns) move(dst, src int) {
 	}
 	c.archived[dst], c.superseded[dst], c.quarantined[dst] = c.archived[src], c.superseded[src], c.quarantined[src]
 	c.sec[dst], c.nsec[dst] = c.sec[src], c.nsec[src]
+	c.keyHash[dst], c.tagBits[dst] = c.keyHash[src], c.tagBits[src]
 }
 
 // truncate keeps the first n rows.
@@ -95,4 +101,5 @@ func (c *columns) truncate(n int) {
 	}
 	c.archived, c.superseded, c.quarantined = c.archived[:n], c.superseded[:n], c.quarantined[:n]
 	c.sec, c.nsec = c.sec[:n], c.nsec[:n]
+	c.keyHash, c.tagBits = c.keyHash[:n], c.tagBits[:n]
 }

@@ -1,10 +1,6 @@
 package local
 
-import (
-	"time"
-
-	"github.com/recollect-dev/recollect/pkg/memory"
-)
+import "time"
 
 // maybeCompact starts a background compaction once the log is big both in
 // absolute terms and relative to the live data. The caller holds writeMu.
@@ -57,12 +53,12 @@ func (s *Store) compact() {
 		s.log.Error("local store log lost durability", "dir", s.dir, "err", err)
 		return
 	}
-	mems := s.copyState()
+	recs := s.copyState()
 	indexes := s.captureIndexes()
 	s.writeMu.Unlock()
 	s.hook("rotated")
 
-	if err := writeSnapshot(s.dir, next.seq, mems, s.hook); err != nil {
+	if err := writeSnapshot(s.dir, next.seq, recs, s.hook); err != nil {
 		s.compactionFailures.Add(1)
 		s.log.Warn("local store snapshot not written, the logs still hold everything", "dir", s.dir, "err", err)
 		return
@@ -79,30 +75,35 @@ func (s *Store) compact() {
 	}
 	s.compactions.Add(1)
 	s.hook("cleaned")
-	s.log.Info("local store compacted", "dir", s.dir, "records", len(mems), "duration", time.Since(start))
+	s.log.Info("local store compacted", "dir", s.dir, "records", len(recs), "duration", time.Since(start))
 }
 
-// copyState returns every record with its vector. The slices alias no live
-// state, so the snapshot can be written without locks. Caller holds writeMu.
-func (s *Store) copyState() []memory.Memory {
+// copyState returns every record, encoded, with its vectors. The slices
+// alias no live state, so the snapshot can be written without locks.
+// Caller holds writeMu.
+func (s *Store) copyState() []snapRec {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var mems []memory.Memory
+	var recs []snapRec
 	for _, p := range s.parts {
 		p.mu.RLock()
 		slab := p.vecs.appendTo(make([]float32, 0, p.vecs.n*p.dim))
-		for i, m := range p.recs {
+		buf := make([]byte, 0, p.arena.live) // live counts headers too: no regrowth
+		for i := range p.recs {
+			at := len(buf)
+			buf = append(buf, p.record(i)...)
+			r := snapRec{rec: buf[at:len(buf):len(buf)]}
 			if p.hasVec[i] {
-				m.Vector = slab[i*p.dim : (i+1)*p.dim : (i+1)*p.dim]
+				r.vec = slab[i*p.dim : (i+1)*p.dim : (i+1)*p.dim]
 			}
 			// Aliased, not copied: a row's chunk vectors are replaced,
 			// never changed in place.
-			m.ChunkVectors = p.chunkVectors(i, false)
-			mems = append(mems, m)
+			r.chunks = p.chunkVectors(i, false)
+			recs = append(recs, r)
 		}
 		p.mu.RUnlock()
 	}
-	return mems
+	return recs
 }
 
 func (s *Store) hook(step string) {

@@ -7,7 +7,8 @@ import (
 )
 
 // rowFilter is a store.Filter compiled against a partition's columns, so
-// that testing a row touches its memory.Memory only for tags.
+// that testing a row reads its record only to confirm a key or tag its
+// hashes let through.
 type rowFilter struct {
 	sets              [numStrCols][]uint32 // interned ids allowed; used only for cols in active
 	active            []int
@@ -20,7 +21,9 @@ type rowFilter struct {
 	beforeSec         int64
 	beforeNsec        int32
 	tags              []string
+	tagBits           uint64 // any row with one of tags has one of these
 	keys              []string
+	keyHashes         []uint32
 }
 
 // compileFilter returns f for p's rows, and false when no row can match (a
@@ -46,6 +49,12 @@ func (p *partition) compileFilter(f *store.Filter) (rowFilter, bool) {
 			return rf, false
 		}
 		rf.active = append(rf.active, col)
+	}
+	for _, t := range f.Tags {
+		rf.tagBits |= p.cols.tagBit(t)
+	}
+	for _, k := range f.Keys {
+		rf.keyHashes = append(rf.keyHashes, p.cols.hashKey(k))
 	}
 	if !f.CreatedAfter.IsZero() {
 		rf.after, rf.afterSec, rf.afterNsec = true, f.CreatedAfter.Unix(), int32(f.CreatedAfter.Nanosecond())
@@ -76,10 +85,16 @@ func (p *partition) match(rf *rowFilter, i int) bool {
 	if rf.before && !(c.sec[i] < rf.beforeSec || c.sec[i] == rf.beforeSec && c.nsec[i] < rf.beforeNsec) {
 		return false
 	}
-	if len(rf.keys) > 0 && !slices.Contains(rf.keys, p.recs[i].Key) {
-		return false
+	if len(rf.keys) > 0 {
+		if !slices.Contains(rf.keyHashes, c.keyHash[i]) {
+			return false
+		}
+		key := recKey(p.record(i))
+		if !slices.ContainsFunc(rf.keys, func(k string) bool { return k == string(key) }) {
+			return false
+		}
 	}
-	return len(rf.tags) == 0 || hasAnyTag(p.recs[i].Tags, rf.tags)
+	return len(rf.tags) == 0 || c.tagBits[i]&rf.tagBits != 0 && recHasAnyTag(p.record(i), rf.tags)
 }
 
 func asStrings[T ~string](list []T) []string {
@@ -88,8 +103,4 @@ func asStrings[T ~string](list []T) []string {
 		out[i] = string(v)
 	}
 	return out
-}
-
-func hasAnyTag(tags, want []string) bool {
-	return slices.ContainsFunc(tags, func(t string) bool { return slices.Contains(want, t) })
 }

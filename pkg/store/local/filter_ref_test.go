@@ -40,3 +40,7 @@ func matches(m *memory.Memory, f *store.Filter) bool {
 func oneOf[T comparable](list []T, v T) bool {
 	return len(list) == 0 || slices.Contains(list, v)
 }
+
+func hasAnyTag(tags, want []string) bool {
+	return slices.ContainsFunc(tags, func(t string) bool { return slices.Contains(want, t) })
+}

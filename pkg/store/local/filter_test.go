@@ -36,12 +36,12 @@ func TestCompiledFilterMatchesReference(t *testing.T) {
 		m.CreatedAt = base.Add(time.Duration(r.IntN(20)) * time.Second).Add(time.Duration(r.IntN(3)))
 		m.Tags = []string{pick("x", "y", "z")}
 		m.Key = pick("", "k1", "k2")
-		p.upsert(m, 1, lexical.MemoryVector(m))
+		mustUpsert(t, p, m, 1, lexical.MemoryVector(m))
 	}
 	for i := range 60 {
-		p.remove(p.recs[r.IntN(len(p.recs))].ID)
+		mustRemove(t, p, recAt(t, p, r.IntN(len(p.recs))).ID)
 		if i%2 == 0 { // overwrite in place, with new values
-			m := p.recs[r.IntN(len(p.recs))]
+			m := recAt(t, p, r.IntN(len(p.recs)))
 			m.Namespace, m.Archived = "new-"+strconv.Itoa(i), !m.Archived
 			if m.InvalidAt == nil {
 				inv := base.Add(2 * time.Hour)
@@ -49,7 +49,7 @@ func TestCompiledFilterMatchesReference(t *testing.T) {
 			} else {
 				m.InvalidAt = nil
 			}
-			p.upsert(m, 1, lexical.MemoryVector(m))
+			mustUpsert(t, p, m, 1, lexical.MemoryVector(m))
 		}
 	}
 	some := func(vals ...string) []string {
@@ -83,9 +83,10 @@ func TestCompiledFilterMatchesReference(t *testing.T) {
 		}
 		rf, ok := p.compileFilter(&f)
 		for i := range p.recs {
-			want := matches(&p.recs[i], &f)
+			m := recAt(t, p, i)
+			want := matches(&m, &f)
 			if got := ok && p.match(&rf, i); got != want {
-				t.Fatalf("filter %d %+v on memory %+v: compiled %v, reference %v", q, f, p.recs[i], got, want)
+				t.Fatalf("filter %d %+v on memory %+v: compiled %v, reference %v", q, f, m, got, want)
 			}
 		}
 	}

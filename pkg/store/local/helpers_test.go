@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recollect-dev/recollect/pkg/lexical"
 	"github.com/recollect-dev/recollect/pkg/memory"
 )
 
@@ -84,4 +85,40 @@ func closeT(t *testing.T, s *Store) {
 	if err := s.Close(); err != nil {
 		t.Fatalf("close: %v", err)
 	}
+}
+
+// recAt decodes row i of p, failing the test if it cannot.
+func recAt(t testing.TB, p *partition, i int) memory.Memory {
+	t.Helper()
+	m, err := p.decode(i)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// mustUpsert is p.upsert failing the test on an error.
+func mustUpsert(t testing.TB, p *partition, m memory.Memory, size int, lv lexical.SparseVector) {
+	t.Helper()
+	if _, err := p.upsert(m, size, lv); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// mustRemove is p.remove failing the test on an error.
+func mustRemove(t testing.TB, p *partition, id string) {
+	t.Helper()
+	if _, err := p.remove(id); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// rowOfT returns the row of id in p, failing the test if p does not hold it.
+func rowOfT(t testing.TB, p *partition, id string) int {
+	t.Helper()
+	row, ok := p.row(id)
+	if !ok {
+		t.Fatalf("partition does not hold %s", id)
+	}
+	return row
 }

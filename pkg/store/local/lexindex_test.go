@@ -212,7 +212,7 @@ func checkLexIndex(t *testing.T, p *partition) {
 		if x.docRow[d] != int32(row) {
 			t.Fatalf("row %d → doc %d → row %d", row, d, x.docRow[d])
 		}
-		if lexical.MemoryVector(p.recs[row]).Len() > 0 {
+		if lexical.MemoryVector(recAt(t, p, row)).Len() > 0 {
 			indexed++
 		}
 	}
@@ -236,8 +236,8 @@ func checkLexIndex(t *testing.T, p *partition) {
 		postings += liveN
 	}
 	want := 0
-	for _, m := range p.recs {
-		want += lexical.MemoryVector(m).Len()
+	for i := range p.recs {
+		want += lexical.MemoryVector(recAt(t, p, i)).Len()
 	}
 	if postings != want {
 		t.Fatalf("index holds %d live postings, the records have %d terms", postings, want)

@@ -11,19 +11,22 @@ import (
 	"github.com/recollect-dev/recollect/pkg/store"
 )
 
-// partition holds one tenant's memories. Row i of vecs is the unit vector of
-// recs[i] (zeros when it has none), so a search is one pass over a few
-// large contiguous chunks; lex indexes the rows' text for BM25; cols hold what filters test.
+// partition holds one tenant's memories. Row i's memory is encoded in the
+// arena at recs[i] (arena.go); row i of vecs is its unit vector (zeros when
+// it has none), so a search is one pass over a few large contiguous
+// chunks; lex indexes the rows' text for BM25; cols hold what filters test.
 // From approxMin rows on (0: never), quant holds an int8 copy of the slab
 // for approximate search; from indexMin vectors on (0: never), ivf indexes
 // it once trained in the background (ivf.go). Writers hold the store's
 // write lock and mu; readers hold mu.RLock.
 type partition struct {
 	mu     sync.RWMutex
-	ids    map[string]int
-	recs   []memory.Memory // Vector always nil; vectors live in slab
-	sizes  []int           // encoded bytes per record, for compaction accounting
+	ids    idIndex  // id → row
+	recs   []recLoc // each row's record in arena: the memory without its vectors
+	arena  recArena
+	sizes  []int32 // encoded bytes per log record (under maxFrameLen), for compaction accounting
 	hasVec []bool
+	enc    []byte // writers' scratch for encoding a record
 	// chunks[i] holds row i's chunk vectors back to back (dim each), nil
 	// for a memory without; nlong counts the rows that have them. They
 	// are few (long memories only) and scored exactly (see chunks.go).
@@ -56,7 +59,7 @@ func newPartition(approxMin, indexMin int) *partition {
 	} else if indexMin > 0 && indexMin < approxMin {
 		quantMin = indexMin
 	}
-	return &partition{ids: make(map[string]int), lex: newLexIndex(), cols: newColumns(),
+	return &partition{ids: newIDIndex(), lex: newLexIndex(), cols: newColumns(),
 		approxMin: quantMin, indexMin: indexMin}
 }
 
@@ -72,11 +75,23 @@ func checkDim(tenant, id string, dim, n int) error {
 
 // upsert stores m (its Vector unit length or empty, lv its
 // lexical.MemoryVector) and returns the change in live encoded bytes. The
-// caller has checked the dimension.
-func (p *partition) upsert(m memory.Memory, size int, lv lexical.SparseVector) int {
+// caller has checked the dimension. An error means m could not be encoded,
+// and nothing changed.
+func (p *partition) upsert(m memory.Memory, size int, lv lexical.SparseVector) (int, error) {
 	vec := m.Vector
 	cv := flatten(m.ChunkVectors)
 	m.Vector, m.ChunkVectors = nil, nil
+	rec, err := appendMemoryBinary(p.enc[:0], &m)
+	if err != nil {
+		return 0, err
+	}
+	p.enc = rec
+	i, ok := p.row(m.ID)
+	if ok {
+		if err := p.reindex(i, &m, lv); err != nil {
+			return 0, err
+		}
+	}
 	if len(vec) > 0 && p.dim == 0 {
 		p.dim = len(vec)
 		p.vecs = newRowStore[float32](p.dim)
@@ -84,30 +99,21 @@ func (p *partition) upsert(m memory.Memory, size int, lv lexical.SparseVector) i
 			p.vecs.push()
 		}
 	}
-	i, ok := p.ids[m.ID]
 	delta := size
 	// Rewritten with the vector it has (a re-tagged memory, a repeated
 	// upsert): the slab and its int8 copy stay as they are.
 	same := ok && p.hasVec[i] && sameBits(p.vecs.row(i), vec)
 	if ok {
-		delta -= p.sizes[i]
-		if old := p.recs[i]; !lexical.SameText(old, m) {
-			p.lex.replace(i, lexical.MemoryVector(old), lv)
-		}
-		p.recs[i], p.sizes[i] = m, size
+		delta -= int(p.sizes[i])
+		p.recs[i], p.sizes[i] = p.arena.replace(p.recs[i], i, rec), int32(size)
 		if p.hasVec[i] {
 			p.nvec--
 		}
 	} else {
 		i = len(p.recs)
-		p.ids[m.ID] = i
-		if i == cap(p.recs) {
-			// Half again, not append's quarter for big slices: a reopen
-			// appends every record, and each growth copies them all.
-			p.recs = slices.Grow(p.recs, max(16, i/2))
-		}
-		p.recs = append(p.recs, m)
-		p.sizes = append(p.sizes, size)
+		p.recs = append(p.recs, p.arena.add(i, rec))
+		p.ids.add(m.ID, i)
+		p.sizes = append(p.sizes, int32(size))
 		p.hasVec = append(p.hasVec, false)
 		p.chunks = append(p.chunks, nil)
 		p.lex.add(i, lv)
@@ -115,12 +121,13 @@ func (p *partition) upsert(m memory.Memory, size int, lv lexical.SparseVector) i
 			p.vecs.push()
 		}
 	}
+	p.arena.tidy(p.recs)
 	p.hasVec[i] = len(vec) > 0
 	p.setChunks(i, cv)
-	p.cols.set(i, &p.recs[i])
+	p.cols.set(i, &m)
 	if same {
 		p.nvec++
-		return delta
+		return delta, nil
 	}
 	if p.dim > 0 {
 		row := p.vecs.row(i)
@@ -134,7 +141,21 @@ func (p *partition) upsert(m memory.Memory, size int, lv lexical.SparseVector) i
 	p.dropDimIfEmpty()
 	p.syncQuant(i, vec)
 	p.syncIVF(i, vec)
-	return delta
+	return delta, nil
+}
+
+// reindex replaces row i's terms in the text index with lv, m's, unless
+// the stored record has the same text.
+func (p *partition) reindex(i int, m *memory.Memory, lv lexical.SparseVector) error {
+	if recSameText(p.record(i), m) {
+		return nil
+	}
+	old, err := p.decode(i)
+	if err != nil {
+		return err
+	}
+	p.lex.replace(i, lexical.MemoryVector(old), lv)
+	return nil
 }
 
 // sameBits reports whether a and b hold the same float32s bit for bit (so
@@ -156,21 +177,30 @@ func sameBits(a, b []float32) bool {
 // is m's encoded record without the vector part. The caller has checked
 // that m is indexed by the same text (lexical.SameText), so the text index
 // and the vectors stay as they are; a record that differs anyway is
-// re-indexed rather than left wrong.
-func (p *partition) setPayload(i int, m memory.Memory, recSize int) int {
+// re-indexed rather than left wrong. An error means m could not be
+// encoded, and nothing changed.
+func (p *partition) setPayload(i int, m memory.Memory, recSize int) (int, error) {
 	m.Vector, m.ChunkVectors = nil, nil
-	if old := p.recs[i]; !lexical.SameText(old, m) {
-		p.lex.replace(i, lexical.MemoryVector(old), lexical.MemoryVector(m))
+	rec, err := appendMemoryBinary(p.enc[:0], &m)
+	if err != nil {
+		return 0, err
+	}
+	p.enc = rec
+	if !recSameText(p.record(i), &m) {
+		if err := p.reindex(i, &m, lexical.MemoryVector(m)); err != nil {
+			return 0, err
+		}
 	}
 	dim := 0
 	if p.hasVec[i] {
 		dim = p.dim
 	}
 	size := recSize + vectorPartLen(dim) + p.chunkPartLen(i)
-	delta := size - p.sizes[i]
-	p.cols.update(i, &p.recs[i], &m)
-	p.recs[i], p.sizes[i] = m, size
-	return delta
+	delta := size - int(p.sizes[i])
+	p.cols.set(i, &m)
+	p.recs[i], p.sizes[i] = p.arena.replace(p.recs[i], i, rec), int32(size)
+	p.arena.tidy(p.recs)
+	return delta, nil
 }
 
 // syncQuant keeps quant in step after row i took vector vec: it builds the
@@ -188,24 +218,32 @@ func (p *partition) syncQuant(i int, vec []float32) {
 }
 
 // remove deletes id by moving the last record into its place, and returns
-// the change in live encoded bytes.
-func (p *partition) remove(id string) int {
-	i, ok := p.ids[id]
+// the change in live encoded bytes. An error means the stored record could
+// not be decoded, and nothing changed.
+func (p *partition) remove(id string) (int, error) {
+	i, ok := p.row(id)
 	if !ok {
-		return 0
+		return 0, nil
 	}
-	delta := -p.sizes[i]
+	// Recomputed rather than kept: the same text gives the same vector, and
+	// keeping every memory's terms would cost more than deletes do.
+	old, err := p.decode(i)
+	if err != nil {
+		return 0, err
+	}
+	p.lex.remove(i, lexical.MemoryVector(old))
+	delta := -int(p.sizes[i])
 	if p.hasVec[i] {
 		p.nvec--
 	}
 	p.setChunks(i, nil)
-	// Recomputed rather than kept: the same text gives the same vector, and
-	// keeping every memory's terms would cost more than deletes do.
-	p.lex.remove(i, lexical.MemoryVector(p.recs[i]))
+	p.ids.remove(id, p.rowID) // while the record is there to compare with
+	p.arena.drop(p.recs[i])
 	last := len(p.recs) - 1
 	if i != last {
 		p.recs[i], p.sizes[i], p.hasVec[i], p.chunks[i] = p.recs[last], p.sizes[last], p.hasVec[last], p.chunks[last]
-		p.ids[p.recs[i].ID] = i
+		p.arena.setRow(p.recs[i], i)
+		p.ids.setRow(p.rowID(i), i, p.rowID) // row last still reads the record
 		p.cols.move(i, last)
 		if p.dim > 0 {
 			copy(p.vecs.row(i), p.vecs.row(last))
@@ -215,8 +253,9 @@ func (p *partition) remove(id string) int {
 		}
 	}
 	p.removeIVF(i, last)
-	p.recs[last], p.chunks[last] = memory.Memory{}, nil // let the strings go
+	p.chunks[last] = nil
 	p.recs, p.sizes, p.hasVec, p.chunks = p.recs[:last], p.sizes[:last], p.hasVec[:last], p.chunks[:last]
+	p.arena.tidy(p.recs)
 	p.cols.truncate(last)
 	if p.dim > 0 {
 		p.vecs.truncate(last)
@@ -224,7 +263,6 @@ func (p *partition) remove(id string) int {
 	if p.quant != nil {
 		p.quant.truncate(last)
 	}
-	delete(p.ids, id)
 	p.dropDimIfEmpty()
 	// Half the threshold, so that a partition near it does not rebuild the
 	// copy over and over.
@@ -232,7 +270,7 @@ func (p *partition) remove(id string) int {
 		p.quant = nil
 		p.ivf, p.build = nil, nil
 	}
-	return delta
+	return delta, nil
 }
 
 // dropDimIfEmpty frees the width once no vector is left, so that the
@@ -251,12 +289,36 @@ func (p *partition) vector(i int) []float32 {
 	return slices.Clone(p.vecs.row(i))
 }
 
+// record returns row i's encoded memory. It aliases the arena: valid while
+// the caller holds p.mu and does not change the partition.
+func (p *partition) record(i int) []byte { return p.arena.get(p.recs[i]) }
+
+// row returns the row holding id.
+func (p *partition) row(id string) (int, bool) { return p.ids.get(id, p.rowID) }
+
+// rowID returns row i's id as a view of the arena (see viewString): for
+// comparisons under p.mu only.
+func (p *partition) rowID(i int) string { return viewString(recID(p.record(i))) }
+
+// decode returns row i's memory without its vectors, sharing nothing with
+// the partition.
+func (p *partition) decode(i int) (memory.Memory, error) {
+	m, err := decodeMemoryBinary(p.record(i))
+	if err != nil {
+		return memory.Memory{}, fmt.Errorf("decode stored record of row %d: %w", i, err)
+	}
+	return m, nil
+}
+
 // memoryAt returns a deep copy of record i with its vector, safe to hand out.
-func (p *partition) memoryAt(i int) memory.Memory {
-	m := cloneMemory(p.recs[i])
+func (p *partition) memoryAt(i int) (memory.Memory, error) {
+	m, err := p.decode(i)
+	if err != nil {
+		return m, err
+	}
 	m.Vector = p.vector(i)
 	m.ChunkVectors = p.chunkVectors(i, true)
-	return m
+	return m, nil
 }
 
 // cloneMemory copies m so that neither side's later changes reach the other.

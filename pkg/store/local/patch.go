@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/recollect-dev/recollect/pkg/lexical"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/store"
 )
@@ -64,12 +63,18 @@ func (s *Store) UpdatePayload(ctx context.Context, tenant string, mems []memory.
 			rows[k].i = k
 		}
 	}
-	return s.commit(frame, func() {
+	return s.commit(frame, func() error {
+		var first error
 		p.mu.Lock()
 		for _, r := range rows {
-			s.liveBytes += int64(p.setPayload(r.row, batch[r.i], sizes[r.i]))
+			delta, err := p.setPayload(r.row, batch[r.i], sizes[r.i])
+			if err != nil && first == nil {
+				first = fmt.Errorf("store memory %s: %w", batch[r.i].ID, err)
+			}
+			s.liveBytes += int64(delta)
 		}
 		p.mu.Unlock()
+		return first
 	}, what)
 }
 
@@ -89,11 +94,11 @@ func (s *Store) heldRows(tenant string, batch []memory.Memory) (*partition, []he
 	defer p.mu.RUnlock()
 	rows := make([]heldRow, 0, len(batch))
 	for i := range batch {
-		row, ok := p.ids[batch[i].ID]
+		row, ok := p.row(batch[i].ID)
 		if !ok {
 			continue
 		}
-		if !lexical.SameText(p.recs[row], batch[i]) {
+		if !recSameText(p.record(row), &batch[i]) {
 			return nil, nil, store.TextChanged(i, batch[i].ID)
 		}
 		rows = append(rows, heldRow{i: i, row: row})

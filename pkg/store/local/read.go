@@ -26,11 +26,15 @@ func (s *Store) Get(ctx context.Context, tenant, id string) (memory.Memory, erro
 	}
 	p.mu.RLock()
 	defer p.mu.RUnlock()
-	i, ok := p.ids[id]
+	i, ok := p.row(id)
 	if !ok {
 		return memory.Memory{}, fmt.Errorf("get %s in tenant %s: %w", id, tenant, store.ErrNotFound)
 	}
-	return p.memoryAt(i), nil
+	m, err := p.memoryAt(i)
+	if err != nil {
+		return memory.Memory{}, fmt.Errorf("get %s in tenant %s: %w", id, tenant, err)
+	}
+	return m, nil
 }
 
 // Scroll calls fn for each matching memory in id order. It sees a memory
@@ -56,9 +60,15 @@ func (s *Store) scroll(ctx context.Context, tenant string, f store.Filter, withV
 	p.mu.RLock()
 	rf, ok := p.compileFilter(&f)
 	var ids []idRow
+	// The ids back to back, one allocation rather than one each. The
+	// strings view it; nothing writes over what they view (an append that
+	// grows it leaves them on the old array).
+	var idBuf []byte
 	for i := range p.recs {
 		if ok && p.match(&rf, i) {
-			ids = append(ids, idRow{p.recs[i].ID, i})
+			at := len(idBuf)
+			idBuf = append(idBuf, recID(p.record(i))...)
+			ids = append(ids, idRow{viewString(idBuf[at:]), i})
 		}
 	}
 	p.mu.RUnlock()
@@ -74,16 +84,25 @@ func (s *Store) scroll(ctx context.Context, tenant string, f store.Filter, withV
 		p.mu.RLock()
 		// Compiled again: values the page's memories now hold may be new.
 		rf, ok := p.compileFilter(&f)
+		var err error
 		for _, ir := range ids[:n] {
 			if i, found := p.rowOf(ir); ok && found && p.match(&rf, i) {
+				var m memory.Memory
 				if withVectors {
-					page = append(page, p.memoryAt(i))
+					m, err = p.memoryAt(i)
 				} else {
-					page = append(page, cloneMemory(p.recs[i]))
+					m, err = p.decode(i)
 				}
+				if err != nil {
+					break
+				}
+				page = append(page, m)
 			}
 		}
 		p.mu.RUnlock()
+		if err != nil {
+			return fmt.Errorf("scroll tenant %s: %w", tenant, err)
+		}
 		ids = ids[n:]
 		for _, m := range page {
 			if err := fn(m); err != nil {
@@ -104,10 +123,10 @@ type idRow struct {
 // moved it (rows move only then), else the one its id maps to. The caller
 // holds p.mu.
 func (p *partition) rowOf(ir idRow) (int, bool) {
-	if ir.row < len(p.recs) && p.recs[ir.row].ID == ir.id {
+	if ir.row < len(p.recs) && p.rowID(ir.row) == ir.id {
 		return ir.row, true
 	}
-	i, ok := p.ids[ir.id]
+	i, ok := p.row(ir.id)
 	return i, ok
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
 )
@@ -57,11 +58,36 @@ func appendRecord(dst []byte, m *memory.Memory, vec []float32) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
+	return appendVector(dst, vec), nil
+}
+
+// appendVector appends the vector part of an upsert record.
+func appendVector(dst []byte, vec []float32) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(vec)))
 	for _, f := range vec {
 		dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(f))
 	}
-	return dst, nil
+	return dst
+}
+
+// encodeSnapBatch appends an upsert batch of already encoded memories to
+// p: the same bytes encodeUpsert writes for them.
+func encodeSnapBatch(p []byte, recs []snapRec) []byte {
+	chunked := slices.ContainsFunc(recs, func(r snapRec) bool { return len(r.chunks) > 0 })
+	if chunked {
+		p = append(p, opUpsertChunks)
+	} else {
+		p = append(p, opUpsert)
+	}
+	p = binary.AppendUvarint(p, uint64(len(recs)))
+	for _, r := range recs {
+		p = binary.AppendUvarint(p, uint64(len(r.rec)))
+		p = appendVector(append(p, r.rec...), r.vec)
+		if chunked {
+			p = appendChunks(p, r.chunks)
+		}
+	}
+	return p
 }
 
 // vectorPartLen is how many bytes appendRecord spends on a vector of dim

@@ -132,7 +132,11 @@ func (s *Store) replay(o op, lex []lexical.SparseVector) error {
 				s.log.Error("local store skipped a logged memory", "tenant", m.Tenant, "id", m.ID, "err", err)
 				continue
 			}
-			s.liveBytes += int64(p.upsert(m, o.sizes[i], lex[i]))
+			delta, err := p.upsert(m, o.sizes[i], lex[i])
+			if err != nil {
+				return fmt.Errorf("store memory %s of tenant %s: %w", m.ID, m.Tenant, err)
+			}
+			s.liveBytes += int64(delta)
 		}
 	case opPayload:
 		// Logged only for memories held at the time, which the replay up
@@ -142,14 +146,22 @@ func (s *Store) replay(o op, lex []lexical.SparseVector) error {
 			if p == nil {
 				continue
 			}
-			if row, ok := p.ids[m.ID]; ok {
-				s.liveBytes += int64(p.setPayload(row, m, o.sizes[i]))
+			if row, ok := p.row(m.ID); ok {
+				delta, err := p.setPayload(row, m, o.sizes[i])
+				if err != nil {
+					return fmt.Errorf("store memory %s of tenant %s: %w", m.ID, m.Tenant, err)
+				}
+				s.liveBytes += int64(delta)
 			}
 		}
 	case opDelete:
 		if p := s.partition(o.tenant); p != nil {
 			for _, id := range o.ids {
-				s.liveBytes += int64(p.remove(id))
+				delta, err := p.remove(id)
+				if err != nil {
+					return fmt.Errorf("remove memory %s of tenant %s: %w", id, o.tenant, err)
+				}
+				s.liveBytes += int64(delta)
 			}
 		}
 	}

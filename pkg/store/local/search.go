@@ -60,7 +60,11 @@ func (s *Store) search(ctx context.Context, q store.Query, exact bool) ([]store.
 	best := s.scanMode(p, vec, q.K, &q.Filter, exact, q.Chunks)
 	hits := make([]store.Hit, len(best))
 	for i, c := range best {
-		hits[i] = store.Hit{Memory: p.memoryAt(c.row), Score: float64(max(-1, min(1, c.score)))}
+		m, err := p.memoryAt(c.row)
+		if err != nil {
+			return nil, fmt.Errorf("search tenant %s: %w", q.Tenant, err)
+		}
+		hits[i] = store.Hit{Memory: m, Score: float64(max(-1, min(1, c.score)))}
 	}
 	return hits, nil
 }
@@ -108,7 +112,7 @@ func (s *Store) scanMode(p *partition, vec []float32, k int, f *store.Filter, ex
 	if total == 0 && len(long) == 0 {
 		return nil
 	}
-	id := func(row int) string { return p.recs[row].ID }
+	id := p.rowID
 	if len(long) > 0 {
 		var rest []cand
 		if total > 0 {
@@ -122,7 +126,7 @@ func (s *Store) scanMode(p *partition, vec []float32, k int, f *store.Filter, ex
 // scanLists returns the top k of the listed rows (total of them) for vec:
 // an exact scan, or the int8 one for many rows.
 func (s *Store) scanLists(p *partition, vec []float32, k int, lists []*[]int32, workers, total int, exact bool) []cand {
-	id := func(row int) string { return p.recs[row].ID }
+	id := p.rowID
 	if exact || p.quant == nil || s.cfg.ApproxMinRows == 0 || total < s.cfg.ApproxMinRows {
 		parts := make([]*topK, workers)
 		each(workers, func(w int) { parts[w] = scoreExact(p, vec, *lists[w], newTopK(k, id)) })

@@ -17,7 +17,7 @@ func approxKeep(k int) int { return max(100, 2*k) }
 // worker's approxKeep(k) best, then re-scores those exactly in float32 and
 // returns the top k: the ranking is approximate, the scores are not.
 func scanApprox(p *partition, vec []float32, k int, lists []*[]int32, workers int) []cand {
-	id := func(row int) string { return p.recs[row].ID }
+	id := p.rowID
 	keep := approxKeep(k)
 	qv := quantizeQuery(vec)
 	parts := make([]*shortlist, workers)

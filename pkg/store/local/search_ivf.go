@@ -95,7 +95,7 @@ const ivfParallelRows = 16_384
 // instead. The caller holds p.mu.RLock.
 func (s *Store) scanIVF(p *partition, vec []float32, k int, rf *rowFilter, chunks bool) []cand {
 	x := p.ivf
-	id := func(row int) string { return p.recs[row].ID }
+	id := p.rowID
 	keep := approxKeep(k)
 	qv := quantizeQuery(vec)
 	order := x.order(qv)

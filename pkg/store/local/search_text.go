@@ -34,7 +34,11 @@ func (s *Store) SearchText(ctx context.Context, q store.TextQuery) ([]store.Hit,
 	best := s.scanText(p, qv, q.K, &q.Filter)
 	hits := make([]store.Hit, len(best))
 	for i, c := range best {
-		hits[i] = store.Hit{Memory: p.memoryAt(c.row), Score: float64(c.score)}
+		m, err := p.memoryAt(c.row)
+		if err != nil {
+			return nil, fmt.Errorf("search text in tenant %s: %w", q.Tenant, err)
+		}
+		hits[i] = store.Hit{Memory: m, Score: float64(c.score)}
 	}
 	return hits, nil
 }
@@ -84,7 +88,7 @@ func (s *Store) scanText(p *partition, qv lexical.SparseVector, k int, f *store.
 	}
 	best.cut()
 	// The shortlist holds the k best and their ties; ids break the ties.
-	t := newTopK(k, func(row int) string { return p.recs[row].ID })
+	t := newTopK(k, p.rowID)
 	for _, c := range best.buf {
 		t.push(c)
 	}

@@ -8,23 +8,30 @@ import (
 	"os"
 
 	"github.com/recollect-dev/recollect/pkg/lexical"
-	"github.com/recollect-dev/recollect/pkg/memory"
 )
 
 // snapshotBatch is how many records go into one snapshot frame.
 const snapshotBatch = 512
 
-// writeSnapshot writes mems (vectors set) as snapshot seq: to a temporary
-// file, fsynced, renamed into place, directory fsynced. A crash at any point
-// leaves either no snapshot seq or a whole one.
-func writeSnapshot(dir string, seq uint64, mems []memory.Memory, hook func(string)) error {
+// snapRec is a memory as a snapshot writes it: its binary encoding
+// (recordbin.go), its vector and chunk vectors.
+type snapRec struct {
+	rec    []byte
+	vec    []float32
+	chunks [][]float32
+}
+
+// writeSnapshot writes recs as snapshot seq: to a temporary file, fsynced,
+// renamed into place, directory fsynced. A crash at any point leaves
+// either no snapshot seq or a whole one.
+func writeSnapshot(dir string, seq uint64, recs []snapRec, hook func(string)) error {
 	path := snapPath(dir, seq)
 	tmp := path + tmpSuffix
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
 	if err != nil {
 		return fmt.Errorf("create snapshot %s: %w", tmp, err)
 	}
-	err = writeSnapshotFile(f, mems)
+	err = writeSnapshotFile(f, recs)
 	if cerr := f.Close(); cerr != nil && err == nil {
 		err = cerr
 	}
@@ -44,23 +51,19 @@ func writeSnapshot(dir string, seq uint64, mems []memory.Memory, hook func(strin
 	return nil
 }
 
-func writeSnapshotFile(f *os.File, mems []memory.Memory) error {
+func writeSnapshotFile(f *os.File, recs []snapRec) error {
 	bw := bufio.NewWriterSize(f, 1<<20)
 	if _, err := bw.WriteString(snapMagic); err != nil {
 		return err
 	}
 	frame := newFrame(1 << 20)
-	for i := 0; i < len(mems); i += snapshotBatch {
-		var err error
-		frame, _, err = encodeUpsert(frame[:frameHeaderLen], mems[i:min(i+snapshotBatch, len(mems))])
-		if err != nil {
-			return err
-		}
+	for i := 0; i < len(recs); i += snapshotBatch {
+		frame = encodeSnapBatch(frame[:frameHeaderLen], recs[i:min(i+snapshotBatch, len(recs))])
 		if _, err := bw.Write(sealFrame(frame)); err != nil {
 			return err
 		}
 	}
-	if _, err := bw.Write(sealFrame(encodeEnd(frame[:frameHeaderLen], uint64(len(mems))))); err != nil {
+	if _, err := bw.Write(sealFrame(encodeEnd(frame[:frameHeaderLen], uint64(len(recs))))); err != nil {
 		return err
 	}
 	if err := bw.Flush(); err != nil {

@@ -43,7 +43,7 @@ func (s *Store) Stats() Stats {
 	defer s.mu.RUnlock()
 	for _, p := range s.parts {
 		p.mu.RLock()
-		n := len(p.ids)
+		n := p.ids.len()
 		if p.ivf != nil {
 			st.Indexed++
 		}

@@ -53,7 +53,7 @@ func (s *Store) Upsert(ctx context.Context, mems []memory.Memory) error {
 		s.writeMu.Unlock()
 		return fmt.Errorf("upsert: %w", err)
 	}
-	return s.commit(enc.frame, func() { s.apply(batch, enc.sizes, enc.lex) }, "upsert")
+	return s.commit(enc.frame, func() error { return s.apply(batch, enc.sizes, enc.lex) }, "upsert")
 }
 
 // encoded is a batch's sealed log frame with what applying it needs.
@@ -77,8 +77,10 @@ func encodeBatch(batch []memory.Memory, what string) (encoded, error) {
 }
 
 // commit logs a sealed frame, applies what it holds, releases writeMu
-// (which the caller holds) and returns once the frame is durable.
-func (s *Store) commit(frame []byte, apply func(), what string) error {
+// (which the caller holds) and returns once the frame is durable. A frame
+// logged but not applied in full stops writes: memory no longer matches
+// the log, which a restart replays (or refuses to open).
+func (s *Store) commit(frame []byte, apply func() error, what string) error {
 	w := s.wal
 	end, err := w.append(frame)
 	if err != nil {
@@ -89,7 +91,11 @@ func (s *Store) commit(frame []byte, apply func(), what string) error {
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	s.appended.Add(uint64(len(frame)))
-	apply()
+	if err := apply(); err != nil {
+		s.failed = fmt.Errorf("%s logged but not applied: %w", what, err)
+		s.writeMu.Unlock()
+		return s.failed
+	}
 	s.maybeCompact()
 	s.writeMu.Unlock()
 	if err := w.sync(end); err != nil {
@@ -100,8 +106,10 @@ func (s *Store) commit(frame []byte, apply func(), what string) error {
 
 // apply puts a logged batch (with its lexical vectors) in memory, holding
 // each partition's lock across a run of memories of one tenant, so that
-// readers see such a batch whole. The caller holds writeMu.
-func (s *Store) apply(batch []memory.Memory, sizes []int, lex []lexical.SparseVector) {
+// readers see such a batch whole, and returns the first memory it could
+// not store. The caller holds writeMu.
+func (s *Store) apply(batch []memory.Memory, sizes []int, lex []lexical.SparseVector) error {
+	var first error
 	var p *partition
 	tenant := ""
 	for i, m := range batch {
@@ -113,12 +121,17 @@ func (s *Store) apply(batch []memory.Memory, sizes []int, lex []lexical.SparseVe
 			p, tenant = s.partitionForWrite(m.Tenant), m.Tenant
 			p.mu.Lock()
 		}
-		s.liveBytes += int64(p.upsert(m, sizes[i], lex[i]))
+		delta, err := p.upsert(m, sizes[i], lex[i])
+		if err != nil && first == nil {
+			first = fmt.Errorf("store memory %s of tenant %s: %w", m.ID, m.Tenant, err)
+		}
+		s.liveBytes += int64(delta)
 	}
 	if p != nil {
 		s.maybeIndex(tenant, p)
 		p.mu.Unlock()
 	}
+	return first
 }
 
 // checkDims rejects a vector whose width differs from its tenant's, taking
@@ -158,7 +171,7 @@ func (s *Store) Delete(ctx context.Context, tenant string, ids ...string) error 
 	p := s.partition(tenant)
 	if p != nil {
 		for _, id := range ids {
-			if _, ok := p.ids[id]; ok {
+			if _, ok := p.row(id); ok {
 				present = append(present, id)
 			}
 		}
@@ -177,11 +190,22 @@ func (s *Store) Delete(ctx context.Context, tenant string, ids ...string) error 
 			return fmt.Errorf("delete from tenant %s: %w", tenant, err)
 		}
 		s.appended.Add(uint64(len(frame)))
+		var first error
 		p.mu.Lock()
 		for _, id := range present {
-			s.liveBytes += int64(p.remove(id))
+			delta, err := p.remove(id)
+			if err != nil && first == nil {
+				first = fmt.Errorf("remove memory %s: %w", id, err)
+			}
+			s.liveBytes += int64(delta)
 		}
 		p.mu.Unlock()
+		if first != nil {
+			// Memory no longer matches the log (see commit).
+			s.failed = fmt.Errorf("delete from tenant %s logged but not applied: %w", tenant, first)
+			s.writeMu.Unlock()
+			return s.failed
+		}
 		s.maybeCompact()
 	}
 	s.writeMu.Unlock()
