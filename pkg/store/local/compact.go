@@ -91,6 +91,7 @@ func (s *Store) copyState() []memory.Memory {
 	for _, p := range s.parts {
 		p.mu.RLock()
 		slab := p.vecs.appendTo(make([]float32, 0, p.vecs.n*p.dim))
+		p.vecs.dropPages()
 		for i, m := range p.recs {
 			if p.hasVec[i] {
 				m.Vector = slab[i*p.dim : (i+1)*p.dim : (i+1)*p.dim]

@@ -32,6 +32,7 @@ type partition struct {
 	dim       int // 0 while no record has a vector
 	nvec      int
 	vecs      rowStore[float32]
+	vecCache  *vecCache // where vecs maps its chunks once big (nil: heap only)
 	lex       *lexIndex
 	cols      columns
 	quant     *quantSlab
@@ -80,6 +81,7 @@ func (p *partition) upsert(m memory.Memory, size int, lv lexical.SparseVector) i
 	if len(vec) > 0 && p.dim == 0 {
 		p.dim = len(vec)
 		p.vecs = newRowStore[float32](p.dim)
+		p.vecs.file = p.vecCache.file()
 		for range p.recs {
 			p.vecs.push()
 		}
@@ -184,6 +186,7 @@ func (p *partition) syncQuant(i int, vec []float32) {
 		p.quant.set(i, vec)
 	case p.approxMin > 0 && len(p.recs) >= p.approxMin:
 		p.quant = newQuantSlab(&p.vecs)
+		p.vecs.dropPages() // read them all
 	}
 }
 
@@ -239,6 +242,7 @@ func (p *partition) remove(id string) int {
 // accepted width depends only on what is stored (the same after a restart).
 func (p *partition) dropDimIfEmpty() {
 	if p.nvec == 0 && p.dim != 0 {
+		p.vecs.release()
 		p.dim, p.vecs = 0, rowStore[float32]{}
 	}
 }
