@@ -16,8 +16,10 @@ import (
 // at Open (left by a process that died), when a partition drops its
 // vectors, and at Close.
 const (
-	vecDirName = "vecs"
-	vecSuffix  = ".f32"
+	// VectorCacheDir is the cache's directory in the store's: not part of
+	// what the store keeps (benchmarks leave it out of the size on disk).
+	VectorCacheDir = "vecs"
+	vecSuffix      = ".f32"
 	// defaultVecReserve is the free space the cache leaves to the log: a
 	// chunk that would leave less stays on the heap, so that the cache
 	// never takes the room an acknowledged write needs.
@@ -39,7 +41,7 @@ type vecCache struct {
 // openVecCache removes what a previous process left in storeDir's cache
 // directory. It never fails: without a cache, vectors stay on the heap.
 func openVecCache(storeDir string, log *slog.Logger, reserve int64) *vecCache {
-	c := &vecCache{dir: filepath.Join(storeDir, vecDirName), log: log, reserve: reserve, off: !canMapVectors}
+	c := &vecCache{dir: filepath.Join(storeDir, VectorCacheDir), log: log, reserve: reserve, off: !canMapVectors}
 	if err := os.RemoveAll(c.dir); err != nil {
 		log.Warn("local store vector cache not cleared, vectors stay on the heap", "dir", c.dir, "err", err)
 		c.off = true

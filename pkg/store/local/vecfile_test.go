@@ -20,7 +20,7 @@ func withVecReserve(n int64) Option { return func(o *options) { o.vecReserve = n
 // vecFileNames lists the store's vector cache files (nil: no directory).
 func vecFileNames(t *testing.T, dir string) []string {
 	t.Helper()
-	ents, err := os.ReadDir(filepath.Join(dir, vecDirName))
+	ents, err := os.ReadDir(filepath.Join(dir, VectorCacheDir))
 	if os.IsNotExist(err) {
 		return nil
 	}
@@ -189,7 +189,7 @@ func TestMappedVectorsReleasedWhenEmptied(t *testing.T) {
 // cache on disk: Open removes the files, whatever they hold.
 func TestStaleVectorFilesRemovedAtOpen(t *testing.T) {
 	dir := t.TempDir()
-	stale := filepath.Join(dir, vecDirName, "1"+vecSuffix)
+	stale := filepath.Join(dir, VectorCacheDir, "1"+vecSuffix)
 	if err := os.MkdirAll(filepath.Dir(stale), 0o700); err != nil {
 		t.Fatal(err)
 	}
