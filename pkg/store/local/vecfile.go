@@ -33,7 +33,9 @@ type vecCache struct {
 	reserve   int64
 	off       bool // nothing is mapped: no support, or stale files were not removed
 	next      atomic.Uint64
-	mapped    atomic.Int64  // bytes mapped now
+	mapped    atomic.Int64 // bytes mapped now
+	maps      atomic.Int64 // mappings now, at most maxMaps
+	maxMaps   int64
 	fallbacks atomic.Uint64 // chunks kept on the heap because mapping failed
 	warned    atomic.Bool
 }
@@ -41,7 +43,8 @@ type vecCache struct {
 // openVecCache removes what a previous process left in storeDir's cache
 // directory. It never fails: without a cache, vectors stay on the heap.
 func openVecCache(storeDir string, log *slog.Logger, reserve int64) *vecCache {
-	c := &vecCache{dir: filepath.Join(storeDir, VectorCacheDir), log: log, reserve: reserve, off: !canMapVectors}
+	c := &vecCache{dir: filepath.Join(storeDir, VectorCacheDir), log: log, reserve: reserve, off: !canMapVectors,
+		maxMaps: maxVectorMaps()}
 	if err := os.RemoveAll(c.dir); err != nil {
 		log.Warn("local store vector cache not cleared, vectors stay on the heap", "dir", c.dir, "err", err)
 		c.off = true
@@ -92,8 +95,14 @@ func (f *vecFile) mapped(c int) bool { return c < len(f.maps) && f.maps[c] != ni
 // the space cannot be reserved or mapped: the caller keeps the chunk on
 // the heap and the write goes on.
 func (f *vecFile) mapChunk(c, size int) []byte {
+	if n := f.cache.maps.Add(1); n > f.cache.maxMaps {
+		f.cache.maps.Add(-1)
+		f.cache.fallback(f.path, fmt.Errorf("%d mappings, half the system's limit (vm.max_map_count), are in use", n-1))
+		return nil
+	}
 	b, err := f.mapRegion(int64(c)*int64(size), size)
 	if err != nil {
+		f.cache.maps.Add(-1)
 		f.cache.fallback(f.path, err)
 		return nil
 	}
@@ -114,6 +123,7 @@ func (f *vecFile) unmap(c int) {
 	b := f.maps[c]
 	f.maps[c] = nil
 	f.cache.mapped.Add(-int64(len(b)))
+	f.cache.maps.Add(-1)
 	if err := unmapRegion(b); err != nil {
 		f.cache.log.Warn("local store vector chunk not unmapped", "path", f.path, "chunk", c, "err", err)
 	}

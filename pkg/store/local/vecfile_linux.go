@@ -7,11 +7,26 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
 
 const canMapVectors = true
+
+// maxVectorMaps is how many chunks a store maps at most: half the
+// system's limit on mappings, which the Go runtime needs too (failing to
+// map its own memory is fatal).
+func maxVectorMaps() int64 {
+	n := int64(65530) // the kernel's default
+	if b, err := os.ReadFile("/proc/sys/vm/max_map_count"); err == nil {
+		if v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); err == nil && v > 0 {
+			n = v
+		}
+	}
+	return n / 2
+}
 
 // mapRegion reserves size bytes at off in the file and maps them shared.
 func (f *vecFile) mapRegion(off int64, size int) ([]byte, error) {

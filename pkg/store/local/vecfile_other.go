@@ -8,6 +8,8 @@ import "errors"
 // from turning a store into a SIGBUS, is Linux's.
 const canMapVectors = false
 
+func maxVectorMaps() int64 { return 0 }
+
 func (f *vecFile) mapRegion(int64, int) ([]byte, error) {
 	return nil, errors.New("vector files are mapped on linux only")
 }

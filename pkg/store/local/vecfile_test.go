@@ -299,3 +299,54 @@ func TestMappedVectorsKeepFreeSpace(t *testing.T) {
 		t.Errorf("vector files %v, want none", names)
 	}
 }
+
+// TestRowStoreMapLimit checks that a store past its share of the system's
+// mappings keeps further chunks on the heap, rows intact.
+func TestRowStoreMapLimit(t *testing.T) {
+	skipUnlessMapped(t)
+	logs := &logCapture{}
+	c := openVecCache(t.TempDir(), slog.New(logs), 0)
+	c.maxMaps = 2
+	s := newRowStore[float32](3)
+	s.file = c.file()
+	const n = 4*chunkRows + 5
+	for i := range n {
+		s.push()
+		for j, x := range s.row(i) {
+			if x != 0 {
+				t.Fatalf("row %d starts with %v at %d, want zeros", i, x, j)
+			}
+		}
+		s.row(i)[0], s.row(i)[2] = float32(i), -float32(i)
+	}
+	if got := c.maps.Load(); got != 2 {
+		t.Errorf("%d mappings, want 2 (the limit)", got)
+	}
+	if got := c.fallbacks.Load(); got != 3 {
+		t.Errorf("%d chunks on the heap, want 3", got)
+	}
+	for i := range n {
+		if r := s.row(i); r[0] != float32(i) || r[1] != 0 || r[2] != -float32(i) {
+			t.Fatalf("row %d = %v", i, r)
+		}
+	}
+	s.truncate(chunkRows + 1)
+	if got := c.maps.Load(); got != 2 {
+		t.Errorf("%d mappings after truncating to two chunks, want 2", got)
+	}
+	s.truncate(5)
+	if got := c.maps.Load(); got != 1 {
+		t.Errorf("%d mappings after truncating to one chunk, want 1", got)
+	}
+	for range 3 * chunkRows {
+		i := s.push()
+		if r := s.row(i); r[0] != 0 || r[2] != 0 {
+			t.Fatalf("regrown row %d = %v, want zeros", i, r)
+		}
+	}
+	s.release()
+	if got := c.maps.Load(); got != 0 {
+		t.Errorf("%d mappings after release", got)
+	}
+	c.close()
+}
