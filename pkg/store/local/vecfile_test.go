@@ -2,6 +2,7 @@ package local
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -217,6 +218,49 @@ func TestMappedVectorsClosedReaders(t *testing.T) {
 	}
 	if _, err := s.Get(ctx, "t", testMemory("t", 0, nil).ID); err == nil {
 		t.Error("get after Close succeeded")
+	}
+	if _, err := s.SearchText(ctx, store.TextQuery{Tenant: "t", Text: "local memory", K: 1}); err == nil {
+		t.Error("text search after Close succeeded")
+	}
+	if err := s.Scroll(ctx, "t", store.Filter{}, func(memory.Memory) error { return nil }); err == nil {
+		t.Error("scroll after Close succeeded")
+	}
+}
+
+// TestMappedVectorsCloseUnderReads closes the store while readers run:
+// each read either answers or reports the store closed, none touches an
+// unmapped chunk (which would crash the test binary).
+func TestMappedVectorsCloseUnderReads(t *testing.T) {
+	skipUnlessMapped(t)
+	s := openT(t, t.TempDir())
+	v := &vecMemories{tenant: "t", dim: 16, vecs: map[int][]float32{}}
+	v.put(t, s, 0, 2*chunkRows+1, 1)
+	ctx := context.Background()
+	errs := make(chan error, 4)
+	for r := range 4 {
+		go func() {
+			for i := 0; ; i++ {
+				var err error
+				switch (i + r) % 3 {
+				case 0:
+					_, err = s.SearchExact(ctx, store.Query{Tenant: "t", Vector: v.vecs[i%len(v.vecs)], K: 3})
+				case 1:
+					_, err = s.Get(ctx, "t", testMemory("t", i%len(v.vecs), nil).ID)
+				default:
+					_, err = s.SearchText(ctx, store.TextQuery{Tenant: "t", Text: "local memory", K: 3})
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	closeT(t, s)
+	for range 4 {
+		if err := <-errs; !errors.Is(err, store.ErrClosed) {
+			t.Errorf("read during Close: %v, want store.ErrClosed", err)
+		}
 	}
 }
 
