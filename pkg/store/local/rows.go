@@ -74,12 +74,15 @@ func (s *rowStore[T]) newChunk(c int) []T {
 	return make([]T, 0, s.dim*chunkRows)
 }
 
-// mapChunk returns chunk c's room in the file, or nil.
+// mapChunk returns chunk c's room in the file, or nil: the mapping kept
+// by truncate if there is one, else a new one.
 func (s *rowStore[T]) mapChunk(c int) []T {
-	var zero T
-	b := s.file.mapChunk(c, chunkRows*s.dim*int(unsafe.Sizeof(zero)))
+	b := s.file.chunkBytes(c)
 	if b == nil {
-		return nil
+		var zero T
+		if b = s.file.mapChunk(c, chunkRows*s.dim*int(unsafe.Sizeof(zero))); b == nil {
+			return nil
+		}
 	}
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), chunkRows*s.dim)
 }
@@ -111,7 +114,14 @@ func (s *rowStore[T]) truncate(n int) {
 	}
 	keep := (n + chunkMask) >> chunkShift
 	if s.file != nil {
-		for c := keep; c < len(s.chunks); c++ {
+		// The chunk after the last one kept stays mapped for the next
+		// push: rows deleted and added around a chunk boundary do not
+		// map and unmap it each time. A first chunk starts on the heap.
+		spare := keep
+		if keep > 0 {
+			spare++
+		}
+		for c := spare; c < len(s.file.maps); c++ {
 			s.file.unmap(c)
 		}
 	}

@@ -167,8 +167,9 @@ func (s *Store) rlock(p *partition) bool {
 	return true
 }
 
-// dropVectorPages takes the mapped vectors out of the resident set after
-// something read them all (the replay, a compaction).
+// dropVectorPages takes the mapped vectors out of the resident set once
+// the replay has written them (and the int8 copies' builds and the index
+// attachment have read them).
 func (s *Store) dropVectorPages() {
 	s.mu.RLock()
 	defer s.mu.RUnlock()

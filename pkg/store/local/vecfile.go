@@ -91,6 +91,14 @@ type vecFile struct {
 // mapped reports whether chunk c is mapped.
 func (f *vecFile) mapped(c int) bool { return c < len(f.maps) && f.maps[c] != nil }
 
+// chunkBytes returns chunk c's mapping, or nil.
+func (f *vecFile) chunkBytes(c int) []byte {
+	if !f.mapped(c) {
+		return nil
+	}
+	return f.maps[c]
+}
+
 // mapChunk maps size bytes for chunk c, or returns nil (logged once) when
 // the space cannot be reserved or mapped: the caller keeps the chunk on
 // the heap and the write goes on.
