@@ -115,7 +115,9 @@ const storeNote = "dense search is exact (a float32 scan of the tenant's vectors
 	"(int8 scores, the same exact re-scoring); recall_at_10 compares it with the exact scan on the same queries; " +
 	"scan_floor_ms reads one tenant's float32 vectors once; texts are Zipf pseudo-words; vectors are random unit vectors (the worst case for an index) " +
 	"or, with --vectors text, mixes of 2-3 embedded DevChat sentences plus noise; " +
-	"upserts come from one writer, each batch fsynced"
+	"upserts come from one writer, each batch fsynced; bytes_per_memory: disk is the log and snapshots, mapped the float32 vectors " +
+	"of big tenants memory-mapped from the store's vector cache (as much disk again, rebuilt at each open), rss_* the growth of " +
+	"RssAnon and RssFile+RssShmem over the process before the first open"
 
 func newBenchStoreCmd() *cobra.Command {
 	var (
