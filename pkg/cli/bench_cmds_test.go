@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -82,8 +83,10 @@ func TestBenchEmbedCommand(t *testing.T) {
 }
 
 func TestBenchStoreCommand(t *testing.T) {
-	for _, tc := range []struct{ memories, tenants int }{{200, 1}, {200, 4}} {
-		t.Run(strconv.Itoa(tc.tenants)+"_tenants", func(t *testing.T) {
+	// 2,100 memories in one tenant fill two chunks of vectors, which the
+	// store maps from its vector cache rather than keeping on the heap.
+	for _, tc := range []struct{ memories, tenants int }{{200, 1}, {200, 4}, {2100, 1}} {
+		t.Run(strconv.Itoa(tc.memories)+"_memories_"+strconv.Itoa(tc.tenants)+"_tenants", func(t *testing.T) {
 			res := runBench(t, "store", "--memories", strconv.Itoa(tc.memories), "--tenants", strconv.Itoa(tc.tenants),
 				"--queries", "20", "--recall-queries", "5", "--dir", t.TempDir())
 			if res["memories"] != float64(tc.memories) || res["tenants"] != float64(tc.tenants) {
@@ -99,12 +102,23 @@ func TestBenchStoreCommand(t *testing.T) {
 			if res["recall_at_10"] != 1.0 {
 				t.Errorf("recall_at_10 = %v, want 1 from an exact engine", res["recall_at_10"])
 			}
-			// Each memory stores at least its 384 float32s, on disk and in memory.
+			// Each memory stores at least its 384 float32s, on disk and in
+			// memory: on the heap, or memory-mapped once a tenant is big.
 			if disk := positive(t, res, "bytes_per_memory", "disk"); disk < 384*4 {
 				t.Errorf("disk bytes per memory = %v, want >= %d", disk, 384*4)
 			}
-			if heap := positive(t, res, "bytes_per_memory", "heap"); heap < 384*4 {
-				t.Errorf("heap bytes per memory = %v, want >= %d", heap, 384*4)
+			heap := positive(t, res, "bytes_per_memory", "heap")
+			bpm := res["bytes_per_memory"].(map[string]any)
+			if mapped, ok := bpm["mapped"].(float64); !ok || heap+mapped < 384*4 {
+				t.Errorf("heap + mapped bytes per memory = %v + %v, want >= %d", heap, bpm["mapped"], 384*4)
+			}
+			if mapped, _ := bpm["mapped"].(float64); tc.memories > 2048 && runtime.GOOS == "linux" && mapped < 2048*384*4/float64(tc.memories) {
+				t.Errorf("mapped bytes per memory = %v, want the full chunks' vectors", mapped)
+			}
+			for _, k := range []string{"rss_anon", "rss_file", "rss_file_after_searches"} {
+				if _, ok := bpm[k].(float64); !ok {
+					t.Errorf("bytes_per_memory.%s missing", k)
+				}
 			}
 			if res["note"] == "" {
 				t.Error("no note")

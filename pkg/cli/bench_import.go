@@ -32,13 +32,16 @@ import (
 const benchImportTenant = "bench-import"
 
 // MemSample is the process's memory at one point of `recollect bench
-// import`: resident memory (VmRSS), its peak so far (VmHWM) and the Go
-// heap in use, in MB.
+// import`: resident memory (VmRSS) and its anonymous and file-backed
+// parts (RssAnon; RssFile with RssShmem: the store's mapped vectors among
+// them), its peak so far (VmHWM) and the Go heap in use, in MB.
 type MemSample struct {
-	RSSMB    float64 `json:"rss_mb"`
-	PeakMB   float64 `json:"peak_rss_mb"`
-	HeapMB   float64 `json:"heap_inuse_mb"`
-	GoHeapMB float64 `json:"heap_alloc_mb"`
+	RSSMB     float64 `json:"rss_mb"`
+	RSSAnonMB float64 `json:"rss_anon_mb"`
+	RSSFileMB float64 `json:"rss_file_mb"`
+	PeakMB    float64 `json:"peak_rss_mb"`
+	HeapMB    float64 `json:"heap_inuse_mb"`
+	GoHeapMB  float64 `json:"heap_alloc_mb"`
 }
 
 // ImportResult is what `recollect bench import --json` prints. Per-memory
@@ -135,7 +138,8 @@ func newBenchImportCmd() *cobra.Command {
 			m     MemSample
 		}{{"empty app", res.Empty}, {"import answered", res.AfterImport}, {"import settled", res.AfterImportSettled},
 			{"after GC+free", res.AfterFree}, {"restart, opened", res.AfterRestartOpen}, {"restart, GC", res.AfterRestart}} {
-			fmt.Fprintf(w, "%-17s rss %.0f MB (peak %.0f), heap in use %.0f MB\n", s.label, s.m.RSSMB, s.m.PeakMB, s.m.HeapMB)
+			fmt.Fprintf(w, "%-17s rss %.0f MB (anon %.0f, file %.0f; peak %.0f), heap in use %.0f MB\n",
+				s.label, s.m.RSSMB, s.m.RSSAnonMB, s.m.RSSFileMB, s.m.PeakMB, s.m.HeapMB)
 		}
 		fmt.Fprintf(w, "import/restart    %.2f settled over restart after GC (target <= 1.2); %.2f over restart as opened; %.2f as answered\n",
 			res.Ratio, res.RatioOpen, res.RatioAnswered)
@@ -371,9 +375,13 @@ func memSample() (MemSample, error) {
 	if err != nil {
 		return MemSample{}, err
 	}
+	anon, _ := procStatusMB("RssAnon:")
+	file, _ := procStatusMB("RssFile:")
+	shmem, _ := procStatusMB("RssShmem:")
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	return MemSample{RSSMB: rss, PeakMB: hwm, HeapMB: float64(ms.HeapInuse) / (1 << 20), GoHeapMB: float64(ms.HeapAlloc) / (1 << 20)}, nil
+	return MemSample{RSSMB: rss, RSSAnonMB: anon, RSSFileMB: file + shmem, PeakMB: hwm,
+		HeapMB: float64(ms.HeapInuse) / (1 << 20), GoHeapMB: float64(ms.HeapAlloc) / (1 << 20)}, nil
 }
 
 // dirMB is the size of the files under dir.

@@ -85,8 +85,29 @@ type StoreResult struct {
 
 // BytesPerMemory is the store's footprint divided by its memories.
 type BytesPerMemory struct {
-	Disk float64 `json:"disk"`
+	Disk float64 `json:"disk"` // log and snapshots, not the vector cache
 	Heap float64 `json:"heap"` // runtime HeapAlloc growth after reopening
+	// Mapped is the float32 vectors memory-mapped from the store's vector
+	// cache files (as much disk again, a cache rebuilt at each open).
+	Mapped float64 `json:"mapped"`
+	// RSSAnon and RSSFile are the growth of the process's anonymous and
+	// file-backed (shared memory included) resident memory from before the
+	// first open to after the reopen (Linux; 0 elsewhere); RSSFileSearched
+	// is RSSFile after the searches, whose exact scans read every vector.
+	RSSAnon         float64 `json:"rss_anon"`
+	RSSFile         float64 `json:"rss_file"`
+	RSSFileSearched float64 `json:"rss_file_after_searches"`
+}
+
+// residentBytes returns the process's anonymous and file-backed (shared
+// memory included) resident bytes, zeros where procfs has none, after
+// returning the garbage's pages.
+func residentBytes() (anon, file float64) {
+	freeMemory()
+	a, _ := procStatusMB("RssAnon:")
+	f, _ := procStatusMB("RssFile:")
+	sh, _ := procStatusMB("RssShmem:")
+	return a * (1 << 20), (f + sh) * (1 << 20)
 }
 
 const storeNote = "dense search is exact (a float32 scan of the tenant's vectors) below approx_min_rows candidate rows, an int8 scan " +
@@ -94,7 +115,9 @@ const storeNote = "dense search is exact (a float32 scan of the tenant's vectors
 	"(int8 scores, the same exact re-scoring); recall_at_10 compares it with the exact scan on the same queries; " +
 	"scan_floor_ms reads one tenant's float32 vectors once; texts are Zipf pseudo-words; vectors are random unit vectors (the worst case for an index) " +
 	"or, with --vectors text, mixes of 2-3 embedded DevChat sentences plus noise; " +
-	"upserts come from one writer, each batch fsynced"
+	"upserts come from one writer, each batch fsynced; bytes_per_memory: disk is the log and snapshots, mapped the float32 vectors " +
+	"of big tenants memory-mapped from the store's vector cache (as much disk again, rebuilt at each open), rss_* the growth of " +
+	"RssAnon and RssFile+RssShmem over the process before the first open"
 
 func newBenchStoreCmd() *cobra.Command {
 	var (
@@ -138,7 +161,9 @@ func newBenchStoreCmd() *cobra.Command {
 		fmt.Fprintf(w, "reopen            %.2f s\n", res.ReopenS)
 		fmt.Fprintf(w, "index             %d tenants indexed (%d trainings, last %.1f s, waited %.1f s; %s vectors)\n",
 			res.IndexedTenants, res.IndexTrainings, res.IndexTrainS, res.IndexWaitS, res.Vectors)
-		fmt.Fprintf(w, "bytes/memory      %.0f on disk, %.0f in memory\n", res.BytesPerMemory.Disk, res.BytesPerMemory.Heap)
+		b := res.BytesPerMemory
+		fmt.Fprintf(w, "bytes/memory      %.0f on disk, %.0f heap, %.0f mapped vectors\n", b.Disk, b.Heap, b.Mapped)
+		fmt.Fprintf(w, "resident/memory   %.0f anonymous, %.0f file after reopening (%.0f file after the searches)\n", b.RSSAnon, b.RSSFile, b.RSSFileSearched)
 		fmt.Fprintf(w, "machine           %s\n", res.Machine)
 		fmt.Fprintf(w, "note              %s\n", res.Note)
 		return nil
@@ -184,6 +209,7 @@ func BenchStore(ctx context.Context, opt StoreOptions) (StoreResult, error) {
 		return StoreResult{}, err
 	}
 	heap0 := heapAlloc()
+	anon0, file0 := residentBytes()
 
 	s, err := local.Open(dir, local.WithLogger(log), local.WithConfig(cfg))
 	if err != nil {
@@ -212,14 +238,17 @@ func BenchStore(ctx context.Context, opt StoreOptions) (StoreResult, error) {
 	reopen := time.Since(begin)
 	defer s.Close()
 	heap := heapAlloc() - heap0
+	anon, file := residentBytes()
 	disk, err := dirSize(dir)
 	if err != nil {
 		return StoreResult{}, err
 	}
+	per := func(b float64) float64 { return max(b, 0) / float64(opt.Memories) }
 
 	res := StoreResult{Memories: opt.Memories, Tenants: opt.Tenants, Queries: opt.Queries, K: opt.K,
 		UpsertBatch: storeUpsertBatch, InsertsPerSec: float64(opt.Memories) / took.Seconds(), ReopenS: reopen.Seconds(),
-		BytesPerMemory: BytesPerMemory{Disk: float64(disk) / float64(opt.Memories), Heap: float64(max(heap, 0)) / float64(opt.Memories)},
+		BytesPerMemory: BytesPerMemory{Disk: per(float64(disk)), Heap: per(float64(heap)),
+			Mapped: per(float64(s.Stats().MappedVectorBytes)), RSSAnon: per(anon - anon0), RSSFile: per(file - file0)},
 		TenantMemories: (opt.Memories + opt.Tenants - 1) / opt.Tenants, Note: storeNote, ApproxMinRows: opt.ApproxMinRows,
 		IndexMinRows: opt.IndexMinRows, Vectors: opt.Vectors, IndexedTenants: s.Stats().Indexed,
 		IndexWaitS: waited.Seconds(), GOMAXPROCS: runtime.GOMAXPROCS(0), CPUs: runtime.NumCPU()}
@@ -230,6 +259,8 @@ func BenchStore(ctx context.Context, opt StoreOptions) (StoreResult, error) {
 	if err := checkExact(ctx, s, c, vs, opt, &res); err != nil {
 		return StoreResult{}, err
 	}
+	_, file = residentBytes()
+	res.BytesPerMemory.RSSFileSearched = per(file - file0)
 	return res, nil
 }
 
@@ -451,7 +482,10 @@ func heapAlloc() int64 {
 
 func dirSize(dir string) (int64, error) {
 	var total int64
-	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() && path == filepath.Join(dir, local.VectorCacheDir) {
+			return fs.SkipDir // counted as mapped
+		}
 		if err != nil || d.IsDir() {
 			return err
 		}

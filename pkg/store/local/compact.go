@@ -88,6 +88,7 @@ func (s *Store) copyState() []snapRec {
 	for _, p := range s.parts {
 		p.mu.RLock()
 		slab := p.vecs.appendTo(make([]float32, 0, p.vecs.n*p.dim))
+		p.vecs.dropPages()
 		buf := make([]byte, 0, p.arena.live) // live counts headers too: no regrowth
 		for i := range p.recs {
 			at := len(buf)

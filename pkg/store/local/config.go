@@ -73,6 +73,7 @@ type options struct {
 	searchChunk int               // rows per parallel search chunk; tests lower it
 	now         func() time.Time  // clock for the durations logged
 	ivfAlways   bool              // probe a ready index whatever the filter passes; tests set it
+	vecReserve  int64             // free bytes the vector cache leaves to the log; tests lower it
 }
 
 // WithConfig sets the engine's settings (validated by Open).

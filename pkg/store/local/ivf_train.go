@@ -115,6 +115,7 @@ func (s *Store) train(tenant string, p *partition) {
 	// The partition may have grown past a retrain while this one ran.
 	s.writeMu.Lock()
 	p.mu.Lock()
+	p.vecs.dropPages() // the assignment read every row
 	s.maybeIndex(tenant, p)
 	p.mu.Unlock()
 	s.writeMu.Unlock()

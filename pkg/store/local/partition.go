@@ -35,6 +35,7 @@ type partition struct {
 	dim       int // 0 while no record has a vector
 	nvec      int
 	vecs      rowStore[float32]
+	vecCache  *vecCache // where vecs maps its chunks once big (nil: heap only)
 	lex       *lexIndex
 	cols      columns
 	quant     *quantSlab
@@ -95,6 +96,7 @@ func (p *partition) upsert(m memory.Memory, size int, lv lexical.SparseVector) (
 	if len(vec) > 0 && p.dim == 0 {
 		p.dim = len(vec)
 		p.vecs = newRowStore[float32](p.dim)
+		p.vecs.file = p.vecCache.file()
 		for range p.recs {
 			p.vecs.push()
 		}
@@ -214,6 +216,7 @@ func (p *partition) syncQuant(i int, vec []float32) {
 		p.quant.set(i, vec)
 	case p.approxMin > 0 && len(p.recs) >= p.approxMin:
 		p.quant = newQuantSlab(&p.vecs)
+		p.vecs.dropPages() // read them all
 	}
 }
 
@@ -277,6 +280,7 @@ func (p *partition) remove(id string) (int, error) {
 // accepted width depends only on what is stored (the same after a restart).
 func (p *partition) dropDimIfEmpty() {
 	if p.nvec == 0 && p.dim != 0 {
+		p.vecs.release()
 		p.dim, p.vecs = 0, rowStore[float32]{}
 	}
 }

@@ -24,7 +24,9 @@ func (s *Store) Get(ctx context.Context, tenant, id string) (memory.Memory, erro
 	if p == nil {
 		return memory.Memory{}, fmt.Errorf("get %s in tenant %s: %w", id, tenant, store.ErrNotFound)
 	}
-	p.mu.RLock()
+	if !s.rlock(p) {
+		return memory.Memory{}, store.ErrClosed
+	}
 	defer p.mu.RUnlock()
 	i, ok := p.row(id)
 	if !ok {
@@ -81,7 +83,9 @@ func (s *Store) scroll(ctx context.Context, tenant string, f store.Filter, withV
 		}
 		n := min(scrollPage, len(ids))
 		page = page[:0]
-		p.mu.RLock()
+		if !s.rlock(p) {
+			return store.ErrClosed
+		}
 		// Compiled again: values the page's memories now hold may be new.
 		rf, ok := p.compileFilter(&f)
 		var err error

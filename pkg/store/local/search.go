@@ -48,7 +48,9 @@ func (s *Store) search(ctx context.Context, q store.Query, exact bool) ([]store.
 	if p == nil {
 		return []store.Hit{}, nil
 	}
-	p.mu.RLock()
+	if !s.rlock(p) {
+		return nil, store.ErrClosed
+	}
 	defer p.mu.RUnlock()
 	if p.dim == 0 {
 		return []store.Hit{}, nil

@@ -29,7 +29,9 @@ func (s *Store) SearchText(ctx context.Context, q store.TextQuery) ([]store.Hit,
 	if p == nil || qv.Len() == 0 {
 		return []store.Hit{}, nil
 	}
-	p.mu.RLock()
+	if !s.rlock(p) {
+		return nil, store.ErrClosed
+	}
 	defer p.mu.RUnlock()
 	best := s.scanText(p, qv, q.K, &q.Filter)
 	hits := make([]store.Hit, len(best))

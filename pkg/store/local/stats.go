@@ -29,6 +29,12 @@ type Stats struct {
 	CompactionFailures uint64
 	// Writable is false once a failed append or fsync stopped writes.
 	Writable bool
+	// MappedVectorBytes is what the vector cache maps (vecfile.go): the
+	// float32 vectors of big tenants, off the Go heap. VectorHeapFallbacks
+	// counts the chunks kept on the heap instead since Open (a full disk, a
+	// refused mapping).
+	MappedVectorBytes   int64
+	VectorHeapFallbacks uint64
 }
 
 // Stats reports the store's state.
@@ -39,6 +45,7 @@ func (s *Store) Stats() Stats {
 	st.Compactions, st.CompactionFailures = s.compactions.Load(), s.compactionFailures.Load()
 	st.AppendedBytes = s.appended.Load()
 	st.IndexTrainings = s.ivfTrainings.Load()
+	st.MappedVectorBytes, st.VectorHeapFallbacks = s.vecCache.mapped.Load(), s.vecCache.fallbacks.Load()
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	for _, p := range s.parts {
@@ -86,10 +93,14 @@ var (
 		"Local store compactions that stopped before replacing the old files (nothing is lost; see the logs).", nil, nil)
 	descWritable = prometheus.NewDesc("recollect_store_local_writable",
 		"1 while the local store accepts writes; 0 after a failed append or fsync stopped them (restart to recover).", nil, nil)
+	descMapped = prometheus.NewDesc("recollect_store_local_mapped_vector_bytes",
+		"Bytes of big tenants' float32 vectors memory-mapped from the local store's vector cache files (off the Go heap).", nil, nil)
+	descFallbacks = prometheus.NewDesc("recollect_store_local_vector_heap_fallbacks_total",
+		"Vector chunks kept on the heap because the cache could not reserve or map them (a full disk; see the logs).", nil, nil)
 )
 
 func (c *statsCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descMemories, descTenants, descApprox, descIndexed, descTraining, descLogBytes, descLiveBytes, descCompact, descCompactKO, descWritable} {
+	for _, d := range []*prometheus.Desc{descMemories, descTenants, descApprox, descIndexed, descTraining, descLogBytes, descLiveBytes, descCompact, descCompactKO, descWritable, descMapped, descFallbacks} {
 		ch <- d
 	}
 }
@@ -110,4 +121,6 @@ func (c *statsCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(descCompact, prometheus.CounterValue, float64(st.Compactions))
 	ch <- prometheus.MustNewConstMetric(descCompactKO, prometheus.CounterValue, float64(st.CompactionFailures))
 	ch <- prometheus.MustNewConstMetric(descWritable, prometheus.GaugeValue, writable)
+	ch <- prometheus.MustNewConstMetric(descMapped, prometheus.GaugeValue, float64(st.MappedVectorBytes))
+	ch <- prometheus.MustNewConstMetric(descFallbacks, prometheus.CounterValue, float64(st.VectorHeapFallbacks))
 }

@@ -60,6 +60,7 @@ func TestStatsAndMetrics(t *testing.T) {
 		"recollect_store_local_memories": 42, "recollect_store_local_tenants": 2, "recollect_store_local_approximate_tenants": 1,
 		"recollect_store_local_writable": 1, "recollect_store_local_compactions_total": 1, "recollect_store_local_compaction_failures_total": 0,
 		"recollect_store_local_indexed_tenants": 0, "recollect_store_local_index_training_tenants": 0,
+		"recollect_store_local_mapped_vector_bytes": 0, "recollect_store_local_vector_heap_fallbacks_total": 0,
 	}
 	for name, v := range want {
 		if g, ok := got[name]; !ok || g != v {
@@ -71,8 +72,8 @@ func TestStatsAndMetrics(t *testing.T) {
 			t.Errorf("%s = %v, want positive", name, got[name])
 		}
 	}
-	if len(got) != 10 {
-		t.Errorf("%d metrics gathered, want 10: %v", len(got), got)
+	if len(got) != 12 {
+		t.Errorf("%d metrics gathered, want 12: %v", len(got), got)
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)

@@ -43,6 +43,12 @@ type Store struct {
 	mu    sync.RWMutex // guards parts (the map, not the partitions)
 	parts map[string]*partition
 
+	// vecCache maps big partitions' vectors from files (vecfile.go).
+	// Close unmaps them after setting closed, under each partition's
+	// write lock, so a reader checks closed once it holds the read lock
+	// (rlock).
+	vecCache *vecCache
+
 	accPool     sync.Pool // *[]float32 score accumulators for SearchText
 	touchedPool sync.Pool // *[]uint32 document lists of sparse text scorings
 	rowsPool    sync.Pool // *[]int32 candidate row lists for Search
@@ -67,7 +73,7 @@ var (
 // Open opens or creates the store in dir, replaying its snapshot and log. A
 // torn or corrupt log tail (a crash mid-write) is cut off and logged.
 func Open(dir string, opts ...Option) (*Store, error) {
-	o := options{cfg: DefaultConfig(), searchChunk: defaultSearchChunk, now: time.Now}
+	o := options{cfg: DefaultConfig(), searchChunk: defaultSearchChunk, now: time.Now, vecReserve: defaultVecReserve}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -85,10 +91,12 @@ func Open(dir string, opts ...Option) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{dir: dir, cfg: o.cfg, log: o.log, lock: lock, opts: o, parts: make(map[string]*partition)}
+	s.vecCache = openVecCache(dir, o.log, o.vecReserve)
 	s.bgCtx, s.bgCancel = context.WithCancel(context.Background())
 	s.recovering = true
 	if err := s.recover(); err != nil {
 		s.bgCancel()
+		s.releaseVectors()
 		lock.Close()
 		return nil, err
 	}
@@ -97,6 +105,7 @@ func Open(dir string, opts ...Option) (*Store, error) {
 	s.indexAfterRecovery()
 	s.maybeCompact()
 	s.writeMu.Unlock()
+	s.dropVectorPages()
 	return s, nil
 }
 
@@ -118,6 +127,7 @@ func (s *Store) Close() error {
 	if err == nil {
 		s.saveIndexes(logPos{seq: s.wal.seq, off: s.wal.size.Load()}, false)
 	}
+	s.releaseVectors()
 	if cerr := s.lock.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("release store lock: %w", cerr)
 	}
@@ -140,8 +150,47 @@ func (s *Store) partitionForWrite(tenant string) *partition {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := newPartition(s.cfg.ApproxMinRows, s.cfg.IndexMinRows)
+	p.vecCache = s.vecCache
 	s.parts[tenant] = p
 	return p
 }
 
 func (s *Store) now() time.Time { return s.opts.now() }
+
+// rlock takes p's read lock and reports true, or false (holding nothing)
+// when the store has closed: Close may have unmapped p's vectors.
+func (s *Store) rlock(p *partition) bool {
+	p.mu.RLock()
+	if s.closed.Load() {
+		p.mu.RUnlock()
+		return false
+	}
+	return true
+}
+
+// dropVectorPages takes the mapped vectors out of the resident set once
+// the replay has written them (and the int8 copies' builds and the index
+// attachment have read them).
+func (s *Store) dropVectorPages() {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, p := range s.parts {
+		p.mu.RLock()
+		p.vecs.dropPages()
+		p.mu.RUnlock()
+	}
+}
+
+// releaseVectors unmaps every partition's vectors and removes the cache.
+// Nothing may read them afterwards: Close has set closed first (rlock),
+// and a failed Open hands out no store.
+func (s *Store) releaseVectors() {
+	s.mu.RLock()
+	for _, p := range s.parts {
+		p.mu.Lock()
+		p.vecs.release()
+		p.mu.Unlock()
+	}
+	s.mu.RUnlock()
+	s.vecCache.close()
+}
