@@ -25,7 +25,8 @@ type lexIndex struct {
 type postings struct {
 	docs []uint32
 	ws   []float32
-	dead int // entries whose document number is dead
+	dead int     // entries whose document number is dead
+	max  float32 // no weight in ws is above it: raised on add, never lowered
 }
 
 // renumberMin is the fewest dead document numbers worth a renumbering.
@@ -56,6 +57,7 @@ func (x *lexIndex) add(row int, v lexical.SparseVector) {
 		}
 		pl.docs = append(pl.docs, doc)
 		pl.ws = append(pl.ws, v.Values[i])
+		pl.max = max(pl.max, v.Values[i])
 	}
 }
 

@@ -39,34 +39,39 @@ func (s *Store) SearchText(ctx context.Context, q store.TextQuery) ([]store.Hit,
 	return hits, nil
 }
 
-// scanText scores every document sharing a term with the query into a
-// dense accumulator, then keeps the best k that pass the filter; the filter
-// is only checked for documents that would make the current shortlist. The
-// caller holds p.mu.RLock.
+// scanText keeps the best k documents sharing a term with the query that
+// pass the filter; the filter is only checked for documents that would make
+// the current shortlist. Queries with many postings are scored with MaxScore
+// pruning, others term at a time into an accumulator: a sparse one when few
+// documents hold the terms, else a dense one scanned whole. The caller holds
+// p.mu.RLock.
 func (s *Store) scanText(p *partition, qv lexical.SparseVector, k int, f *store.Filter) []cand {
 	rf, ok := p.compileFilter(f)
 	if !ok {
 		return nil
 	}
 	x := p.lex
-	accp := s.accumulator(len(x.docRow))
-	defer s.accPool.Put(accp)
-	acc := (*accp)[:len(x.docRow)]
 	best := newShortlist(k)
-	consider := func(d int, score float32) {
+	consider := func(d int, score float32) bool {
 		if score == 0 || score < best.floor {
-			return
+			return false
 		}
 		row := x.docRow[d]
 		if row < 0 || !p.match(&rf, int(row)) {
-			return
+			return false
 		}
 		best.add(cand{score: score, row: int(row)})
+		return true
 	}
-	if x.postingsOf(qv)*sparseScoreRatio < len(acc) {
+	switch postings := x.postingsOf(qv); {
+	case prunes(postings, k, len(x.docRow)):
+		x.maxScore(qv, k, func(d uint32, score float32) bool { return consider(int(d), score) })
+	case postings*sparseScoreRatio < len(x.docRow):
 		// Few documents hold the query's terms: visit only those, and
 		// leave the buffer zeroed for the next search (no pass over every
 		// document, no clear).
+		accp := s.accumulator(len(x.docRow))
+		acc := (*accp)[:len(x.docRow)]
 		docs := x.scoreSparse(qv, acc, s.touched())
 		for _, d := range docs {
 			consider(int(d), acc[d])
@@ -74,13 +79,17 @@ func (s *Store) scanText(p *partition, qv lexical.SparseVector, k int, f *store.
 		}
 		s.touchedPool.Put(&docs)
 		*accp = (*accp)[:0] // zeroed: accumulator need not clear it
-	} else {
+		s.accPool.Put(accp)
+	default:
+		accp := s.accumulator(len(x.docRow))
+		acc := (*accp)[:len(x.docRow)]
 		x.score(qv, acc)
 		for d, score := range acc {
 			if score != 0 && score >= best.floor { // most fail here: no call
 				consider(d, score)
 			}
 		}
+		s.accPool.Put(accp)
 	}
 	best.cut()
 	// The shortlist holds the k best and their ties; ids break the ties.
@@ -95,6 +104,22 @@ func (s *Store) scanText(p *partition, qv lexical.SparseVector, k int, f *store.
 // document in sparseScoreRatio is scored by visiting those documents only
 // (a variable for the tests, which force either path).
 var sparseScoreRatio = 8
+
+// pruneMinPostings and pruneMinPerK: a query is scored with MaxScore
+// pruning when its terms have at least pruneMinPostings postings and at
+// least pruneMinPerK per result asked for; below that, visiting every
+// posting costs less than keeping the threshold. Variables for the tests,
+// which force each path.
+var (
+	pruneMinPostings = 4096
+	pruneMinPerK     = 16
+)
+
+// prunes reports whether MaxScore should score a query whose terms have
+// the given postings, asking for k of n documents.
+func prunes(postings, k, n int) bool {
+	return postings >= pruneMinPostings && postings >= pruneMinPerK*k
+}
 
 // accumulator returns a zeroed score buffer of at least n entries, reused
 // across searches so that a big tenant's queries do not each allocate one.
