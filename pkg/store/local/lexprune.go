@@ -1,7 +1,9 @@
 package local
 
 import (
+	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/recollect-dev/recollect/pkg/lexical"
@@ -23,6 +25,7 @@ type pruneCursor struct {
 	docs []uint32
 	ws   []float32
 	pos  int
+	from int     // where pos was when the current window began
 	idf  float32 // IDF times query weight, exactly as score computes it
 	ub   float64 // bound of the term's part of any score: idf·max weight
 	qi   int     // the term's position in the query
@@ -34,7 +37,21 @@ func (c *pruneCursor) seek(d uint32) int {
 	if c.pos >= len(c.docs) || c.docs[c.pos] >= d {
 		return 1
 	}
-	lo, step, looked := c.pos, 1, 1 // docs[lo] < d
+	// Most moves are short: look at the next few before galloping.
+	end := min(c.pos+8, len(c.docs))
+	for j := c.pos + 1; j < end; j++ {
+		if c.docs[j] >= d {
+			looked := j - c.pos + 1
+			c.pos = j
+			return looked
+		}
+	}
+	if end == len(c.docs) {
+		looked := end - c.pos
+		c.pos = end
+		return looked
+	}
+	lo, step, looked := end-1, 1, end-c.pos // docs[lo] < d
 	hi := lo + 1
 	for hi < len(c.docs) && c.docs[hi] < d {
 		lo, step, looked = hi, 2*step, looked+1
@@ -43,134 +60,260 @@ func (c *pruneCursor) seek(d uint32) int {
 	hi = min(hi, len(c.docs))
 	i, _ := slices.BinarySearch(c.docs[lo+1:hi], d)
 	c.pos = lo + 1 + i
-	return looked + bitsLen(hi-lo-1)
+	return looked + bits.Len(uint(hi-lo-1))
 }
 
-func bitsLen(n int) int {
-	b := 0
-	for ; n > 0; n >>= 1 {
-		b++
-	}
-	return b
+// seekFrom moves c.from to its first document ≥ d below c.pos, the
+// window's entries, and returns how many postings it looked at.
+func (c *pruneCursor) seekFrom(d uint32) int {
+	e := pruneCursor{docs: c.docs[:c.pos], pos: c.from}
+	looked := e.seek(d)
+	c.from = e.pos
+	return looked
 }
 
-// boundSlack widens float64 bounds to cover the rounding of float32 scores:
-// a sum of n positive float32 products, rounded at each step (fused or not),
-// exceeds the exact sum by less than a factor (1+2⁻²⁴)^(2n) < 1+4n·2⁻²⁴.
+// boundSlack widens float64 sums of bounds to cover float32 rounding: a
+// float32 sum of n positive float32 products, rounded at each step (fused or
+// not), is within a factor (1±2⁻²⁴)^(2n) of the exact sum, both for the
+// partial sums the bounds start from and for the score they bound.
 func boundSlack(n int) float64 {
-	return 1 + 4*float64(n+1)/(1<<24)
+	return 1 + 8*float64(n+1)/(1<<24)
 }
 
-// maxScore scores the documents of q's terms that could make the top k,
-// document at a time in ascending numbers, and calls admit(d, score) for
-// each whose score reaches the threshold; admit reports whether the
-// document entered the results (live and matching the filter): only those
-// raise the threshold. A score is the one score gives the document, bit for
-// bit: its terms summed in q's order. Every document that belongs in the
-// top k, ties included, is admitted. It returns the postings it read
-// (posting entries visited in order plus those looked at by searches).
-func (x *lexIndex) maxScore(q lexical.SparseVector, k int, admit func(d uint32, score float32) bool) int {
+// pruneWindow is how many document numbers maxScore scores at a time, a
+// multiple of 64. A variable for the tests, which use small windows.
+var pruneWindow uint32 = 2048
+
+// maxScore calls add(d, score) for every document of q's terms that
+// accept(d) (live and matching the filter) and whose score could make the
+// top k, in ascending numbers; accept is only asked about documents whose
+// exact score reaches the threshold, and a few in seedTheta. A score is the
+// one score gives the document, bit for bit: its terms summed in q's order.
+// Every document that belongs in the top k, ties included, is added. It
+// returns the postings it read (entries scanned plus those looked at by
+// searches).
+//
+// Documents are taken a window of numbers at a time, term at a time within
+// it, as Lucene's MaxScoreBulkScorer does, so that inner loops stay as tight
+// as score's: the essential terms' postings in the window are added into a
+// window accumulator; the documents whose sum plus the bounds of the
+// non-essential terms reaches the threshold survive; each non-essential
+// term, largest bound first, adds its weights to the survivors (scanning
+// its postings in the window, or searching them when survivors are few)
+// and the survivors are cut again. The last survivors are scored exactly
+// from the weights kept for the window, in q's order.
+func (x *lexIndex) maxScore(q lexical.SparseVector, k int, accept func(d uint32) bool, add func(d uint32, score float32)) int {
 	var cursorBuf [16]pruneCursor
 	cs := cursorBuf[:0]
-	idfs := make([]float32, len(q.Indices)) // by query position
 	for i, t := range q.Indices {
 		pl := x.terms[t]
 		if pl == nil {
 			continue
 		}
 		idf := float32(lexical.IDF(x.indexed, len(pl.docs)-pl.dead)) * q.Values[i]
-		idfs[i] = idf
 		cs = append(cs, pruneCursor{docs: pl.docs, ws: pl.ws[:len(pl.docs)], idf: idf, ub: float64(idf) * float64(pl.max), qi: i})
 	}
 	n := len(cs)
 	if n == 0 {
 		return 0
 	}
-	slices.SortFunc(cs, func(a, b pruneCursor) int {
-		switch {
-		case a.ub < b.ub:
-			return -1
-		case a.ub > b.ub:
-			return 1
-		}
-		return 0
-	})
-	// upto[i]: bound of what terms cs[:i+1] can add together, widened.
-	slack := boundSlack(n)
-	upto := make([]float64, n)
-	sum := 0.0
-	for i := range cs {
-		sum += cs[i].ub
-		upto[i] = sum * slack
+	slices.SortStableFunc(cs, func(a, b pruneCursor) int { return cmp.Compare(a.ub, b.ub) })
+	byQ := make([]int, n) // cs indices in q's order
+	for i := range byQ {
+		byQ[i] = i
 	}
-	w := make([]float32, len(q.Indices)) // the candidate's weights, by query position
+	slices.SortFunc(byQ, func(a, b int) int { return cs[a].qi - cs[b].qi })
+	// upto[i+1]: bound of what terms cs[:i+1] add together; upto[0] = 0.
+	slack := boundSlack(n)
+	upto := make([]float64, n+1)
+	for i := range cs {
+		upto[i+1] = upto[i] + cs[i].ub
+	}
+	win := pruneWindow
+	words := int(win / 64)
+	acc := make([]float32, win)        // sums of the weights found so far
+	live := make([]uint64, words)      // the window's surviving documents
+	termHit := make([]uint64, n*words) // documents of each term, by cs index
+	termW := make([]float32, n*int(win))
 	heap := make([]float32, 0, min(k, 4096))
-	theta := float32(math.Inf(-1)) // k-th best admitted score
-	theta64 := math.Inf(-1)
-	ess := 0 // cs[:ess] are non-essential: upto[ess-1] < theta
-	read := 0
+	// theta: k accepted documents score at least this much.
+	theta, read := seedTheta(cs, k, 16*k, accept)
+	ess := 0 // cs[:ess] are non-essential: slack·upto[ess] < theta
 	for {
-		d := uint32(math.MaxUint32)
+		for ess < n && upto[ess+1]*slack < float64(theta) {
+			ess++ // not even a document with every term up to ess can reach theta
+		}
+		first := uint32(math.MaxUint32)
 		for i := ess; i < n; i++ {
-			if c := &cs[i]; c.pos < len(c.docs) && c.docs[c.pos] < d {
-				d = c.docs[c.pos]
+			if c := &cs[i]; c.pos < len(c.docs) {
+				first = min(first, c.docs[c.pos])
 			}
 		}
-		if d == math.MaxUint32 {
+		if first == math.MaxUint32 {
 			break
 		}
-		live := x.docRow[d] >= 0
-		var s float64 // the candidate's weights found so far, in float64
-		for i := ess; i < n; i++ {
-			c := &cs[i]
-			if c.pos < len(c.docs) && c.docs[c.pos] == d {
-				if live {
-					w[c.qi] = c.ws[c.pos]
-					s += float64(c.idf) * float64(c.ws[c.pos])
-				}
-				c.pos++
-				read++
-			}
-		}
-		if !live {
-			continue
-		}
-		// Add the non-essential terms, largest bound first, while the
-		// bounds of those left could still lift s to the threshold.
-		pass := true
-		for i := ess - 1; i >= 0; i-- {
-			if s*slack+upto[i] < theta64 {
-				pass = false
-				break
+		lo := first / win * win
+		hi := lo + win
+		for _, i := range byQ { // q's order: with no non-essential term, acc is the score
+			if i < ess {
+				continue
 			}
 			c := &cs[i]
-			read += c.seek(d)
-			if c.pos < len(c.docs) && c.docs[c.pos] == d {
-				w[c.qi] = c.ws[c.pos]
-				s += float64(c.idf) * float64(c.ws[c.pos])
+			docs, ws, idf := c.docs, c.ws, c.idf
+			j := c.pos
+			if ess == 0 {
+				// acc will be the score: no weights to keep.
+				for ; j < len(docs) && docs[j] < hi; j++ {
+					o := docs[j] - lo
+					acc[o] += idf * ws[j]
+					live[o/64] |= 1 << (o % 64)
+				}
+			} else {
+				th, tw := termHit[i*words:(i+1)*words], termW[i*int(win):(i+1)*int(win)]
+				for ; j < len(docs) && docs[j] < hi; j++ {
+					o := docs[j] - lo
+					acc[o] += idf * ws[j]
+					th[o/64] |= 1 << (o % 64)
+					tw[o] = ws[j]
+				}
+				for wi, b := range th {
+					live[wi] |= b
+				}
+			}
+			read += j - c.pos
+			c.pos = j
+		}
+		// Survivors: documents whose sum plus the bounds of the terms not
+		// yet added can reach theta.
+		need := float64(theta) / slack
+		cut := func(rest float64) int {
+			// acc ≥ floor, rounded down, keeps every document with
+			// acc + rest ≥ need.
+			floor := math.Nextafter32(float32(need-rest), float32(math.Inf(-1)))
+			left := 0
+			for wi, word := range live {
+				keep := uint64(0)
+				for b := word; b != 0; b &= b - 1 {
+					o := bits.TrailingZeros64(b)
+					var bit uint64
+					if acc[wi*64+o] >= floor {
+						bit = 1
+					}
+					keep |= bit << o
+				}
+				live[wi] = keep
+				left += bits.OnesCount64(keep)
+			}
+			return left
+		}
+		left := cut(upto[ess])
+		for i := ess - 1; i >= 0 && left > 0; i-- {
+			c := &cs[i]
+			docs, ws, idf := c.docs, c.ws, c.idf
+			th, tw := termHit[i*words:(i+1)*words], termW[i*int(win):(i+1)*int(win)]
+			from := c.pos
+			read += c.seek(hi)
+			if 16*left < c.pos-from {
+				// Few survivors: search for them.
+				e := pruneCursor{docs: docs[:c.pos], pos: from}
+				for wi, word := range live {
+					for ; word != 0; word &= word - 1 {
+						o := uint32(wi*64 + bits.TrailingZeros64(word))
+						read += e.seek(lo + o)
+						if e.pos < len(e.docs) && e.docs[e.pos] == lo+o {
+							acc[o] += idf * ws[e.pos]
+							th[o/64] |= 1 << (o % 64)
+							tw[o] = ws[e.pos]
+						}
+					}
+				}
+			} else {
+				read += c.pos - from
+				for j := from; j < c.pos; j++ {
+					o := docs[j] - lo
+					if live[o/64]&(1<<(o%64)) != 0 {
+						acc[o] += idf * ws[j]
+						th[o/64] |= 1 << (o % 64)
+						tw[o] = ws[j]
+					}
+				}
+			}
+			left = cut(upto[i])
+		}
+		// The rest of the non-essential lists' window is behind us.
+		for i := range ess {
+			if c := &cs[i]; left == 0 || c.pos < len(c.docs) && c.docs[c.pos] < hi {
+				read += c.seek(hi)
 			}
 		}
-		if pass {
-			var score float32
-			for i, wi := range w {
-				score += idfs[i] * wi // absent terms add an exact 0
-			}
-			if score != 0 && score >= theta && admit(d, score) {
-				heap = pushScore(heap, k, score)
-				if len(heap) == k && heap[0] > theta {
-					theta, theta64 = heap[0], float64(heap[0])
-					for ess < n && upto[ess] < theta64 {
-						ess++
+		for wi, word := range live {
+			live[wi] = 0
+			for ; word != 0; word &= word - 1 {
+				o := uint32(wi*64 + bits.TrailingZeros64(word))
+				score := acc[o]
+				if ess > 0 {
+					// Sum every weight in q's order, as score does.
+					score = 0
+					for _, i := range byQ {
+						var wi float32
+						if termHit[i*words+int(o/64)]&(1<<(o%64)) != 0 {
+							wi = termW[i*int(win)+int(o)]
+						}
+						score += cs[i].idf * wi // absent terms add an exact 0
 					}
-					if ess == n {
-						break // not even a document with every term can reach theta
+				}
+				if d := lo + o; score != 0 && score >= theta && accept(d) {
+					add(d, score)
+					heap = pushScore(heap, k, score)
+					if len(heap) == k && heap[0] > theta {
+						theta = heap[0]
 					}
 				}
 			}
 		}
-		clear(w)
+		clear(acc)
+		if ess > 0 {
+			clear(termHit)
+		}
 	}
 	return read
+}
+
+// seedTheta starts the threshold from one term's list, the one with the
+// largest bound among those of k to most documents: a document's score is at
+// least what any one of its terms adds, so if k accepted documents each get
+// at least t from that term, the top k all score t or more. It returns t, or
+// -Inf when no list is long enough or too few of its best documents are
+// accepted, and the postings it read.
+func seedTheta(cs []pruneCursor, k, most int, accept func(d uint32) bool) (float32, int) {
+	none := float32(math.Inf(-1))
+	var c *pruneCursor
+	for i := len(cs) - 1; i >= 0 && c == nil; i-- {
+		if len(cs[i].docs) >= k && len(cs[i].docs) <= most {
+			c = &cs[i]
+		}
+	}
+	if c == nil {
+		return none, 0
+	}
+	// The k-th best part the term adds, rounded as the first (or only)
+	// term of a score is...
+	heap := make([]float32, 0, k)
+	for j := range c.docs {
+		if s := c.idf * c.ws[j]; len(heap) < k || s > heap[0] {
+			heap = pushScore(heap, k, s)
+		}
+	}
+	// ...then k accepted documents that get that much, the best first.
+	t, left := heap[0], k
+	for j, d := range c.docs {
+		if c.idf*c.ws[j] >= t && accept(d) {
+			if left--; left == 0 {
+				return t, 2 * len(c.docs)
+			}
+		}
+	}
+	return none, 2 * len(c.docs)
 }
 
 // pushScore keeps the k best scores in a min-heap (root the worst).

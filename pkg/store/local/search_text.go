@@ -31,7 +31,7 @@ func (s *Store) SearchText(ctx context.Context, q store.TextQuery) ([]store.Hit,
 	}
 	p.mu.RLock()
 	defer p.mu.RUnlock()
-	best := s.scanText(p, qv, q.K, &q.Filter)
+	best, _ := s.scanText(p, qv, q.K, &q.Filter)
 	hits := make([]store.Hit, len(best))
 	for i, c := range best {
 		hits[i] = store.Hit{Memory: p.memoryAt(c.row), Score: float64(c.score)}
@@ -43,29 +43,36 @@ func (s *Store) SearchText(ctx context.Context, q store.TextQuery) ([]store.Hit,
 // pass the filter; the filter is only checked for documents that would make
 // the current shortlist. Queries with many postings are scored with MaxScore
 // pruning, others term at a time into an accumulator: a sparse one when few
-// documents hold the terms, else a dense one scanned whole. The caller holds
-// p.mu.RLock.
-func (s *Store) scanText(p *partition, qv lexical.SparseVector, k int, f *store.Filter) []cand {
+// documents hold the terms, else a dense one scanned whole. It also returns
+// the postings it read. The caller holds p.mu.RLock.
+func (s *Store) scanText(p *partition, qv lexical.SparseVector, k int, f *store.Filter) ([]cand, int) {
 	rf, ok := p.compileFilter(f)
 	if !ok {
-		return nil
+		return nil, 0
 	}
 	x := p.lex
 	best := newShortlist(k)
-	consider := func(d int, score float32) bool {
+	consider := func(d int, score float32) {
 		if score == 0 || score < best.floor {
-			return false
+			return
 		}
 		row := x.docRow[d]
 		if row < 0 || !p.match(&rf, int(row)) {
-			return false
+			return
 		}
 		best.add(cand{score: score, row: int(row)})
-		return true
 	}
-	switch postings := x.postingsOf(qv); {
+	postings := x.postingsOf(qv)
+	read := postings
+	switch {
 	case prunes(postings, k, len(x.docRow)):
-		x.maxScore(qv, k, func(d uint32, score float32) bool { return consider(int(d), score) })
+		accept := func(d uint32) bool {
+			row := x.docRow[d]
+			return row >= 0 && p.match(&rf, int(row))
+		}
+		read = x.maxScore(qv, k, accept, func(d uint32, score float32) {
+			best.add(cand{score: score, row: int(x.docRow[d])})
+		})
 	case postings*sparseScoreRatio < len(x.docRow):
 		// Few documents hold the query's terms: visit only those, and
 		// leave the buffer zeroed for the next search (no pass over every
@@ -97,7 +104,7 @@ func (s *Store) scanText(p *partition, qv lexical.SparseVector, k int, f *store.
 	for _, c := range best.buf {
 		t.push(c)
 	}
-	return t.sorted()
+	return t.sorted(), read
 }
 
 // sparseScoreRatio: a query whose terms' postings hold fewer than one
