@@ -211,6 +211,7 @@ func (x *lexIndex) maxScore(q lexical.SparseVector, k int, accept func(d uint32)
 			c := &cs[i]
 			docs, ws, idf := c.docs, c.ws, c.idf
 			th, tw := termHit[i*words:(i+1)*words], termW[i*int(win):(i+1)*int(win)]
+			read += c.seek(lo) // it may lag behind windows skipped
 			from := c.pos
 			read += c.seek(hi)
 			if 16*left < c.pos-from {
@@ -239,12 +240,6 @@ func (x *lexIndex) maxScore(q lexical.SparseVector, k int, accept func(d uint32)
 				}
 			}
 			left = cut(upto[i])
-		}
-		// The rest of the non-essential lists' window is behind us.
-		for i := range ess {
-			if c := &cs[i]; left == 0 || c.pos < len(c.docs) && c.docs[c.pos] < hi {
-				read += c.seek(hi)
-			}
 		}
 		for wi, word := range live {
 			live[wi] = 0

@@ -117,26 +117,46 @@ func TestSearchTextPathsAgree(t *testing.T) {
 // TestMaxScoreSkipsCommonTerms checks that pruning does skip postings: a
 // term every document has cannot lift a document without the rare term
 // into the top k, so its list is only searched for the rare term's
-// documents.
+// documents. The rare term is spread out, or bunched with long gaps
+// between, so that whole windows go by without a candidate; the top k are
+// those of scoring every posting.
 func TestMaxScoreSkipsCommonTerms(t *testing.T) {
 	const n, common, rare = 20_000, 1, 2
-	x := newLexIndex()
-	for d := range n {
-		v := lexical.SparseVector{Indices: []uint32{common}, Values: []float32{1}}
-		if d%100 == 0 {
-			v = lexical.SparseVector{Indices: []uint32{common, rare}, Values: []float32{1, 1}}
+	for name, hasRare := range map[string]func(d int) bool{
+		"spread":  func(d int) bool { return d%100 == 0 },
+		"bunched": func(d int) bool { return d < 100 || d >= 15_000 && d < 16_200 || d > n-10 },
+	} {
+		x := newLexIndex()
+		for d := range n {
+			v := lexical.SparseVector{Indices: []uint32{common}, Values: []float32{float32(1 + d%7)}}
+			if hasRare(d) {
+				v = lexical.SparseVector{Indices: []uint32{common, rare}, Values: []float32{float32(1 + d%7), 1}}
+			}
+			x.add(d, v)
 		}
-		x.add(d, v)
-	}
-	q := lexical.SparseVector{Indices: []uint32{common, rare}, Values: []float32{1, 1}}
-	for _, k := range []int{1, 10, 100} {
-		var got []uint32
-		read := x.maxScore(q, k, func(uint32) bool { return true }, func(d uint32, _ float32) { got = append(got, d) })
-		if len(got) < k {
-			t.Fatalf("k=%d: %d documents added", k, len(got))
-		}
-		if all := x.postingsOf(q); 2*read > all {
-			t.Errorf("k=%d: read %d of %d postings", k, read, all)
+		q := lexical.SparseVector{Indices: []uint32{common, rare}, Values: []float32{1, 1}}
+		all := make([]float32, n)
+		x.score(q, all)
+		for _, k := range []int{1, 10, 100} {
+			got := map[uint32]float32{}
+			read := x.maxScore(q, k, func(uint32) bool { return true }, func(d uint32, s float32) { got[d] = s })
+			want := make([]float32, 0, n)
+			for d, s := range all {
+				if g, ok := got[uint32(d)]; ok && g != s {
+					t.Fatalf("%s k=%d: doc %d scores %v, want %v", name, k, d, g, s)
+				}
+				want = append(want, s)
+			}
+			slices.Sort(want)
+			kth := want[n-k]
+			for d, s := range all {
+				if _, ok := got[uint32(d)]; s >= kth && !ok {
+					t.Fatalf("%s k=%d: doc %d (score %v, k-th best %v) not added", name, k, d, s, kth)
+				}
+			}
+			if total := x.postingsOf(q); 2*read > total {
+				t.Errorf("%s k=%d: read %d of %d postings", name, k, read, total)
+			}
 		}
 	}
 }
