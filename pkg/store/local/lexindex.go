@@ -1,6 +1,8 @@
 package local
 
 import (
+	"sync"
+
 	"github.com/recollect-dev/recollect/pkg/lexical"
 )
 
@@ -15,10 +17,11 @@ import (
 // lock.
 type lexIndex struct {
 	terms   map[uint32]*postings
-	rowDoc  []uint32 // row → document number
-	docRow  []int32  // document number → row, or -1 once dead
-	indexed int      // live documents with at least one term: N of the IDF
-	dead    int      // dead document numbers
+	rowDoc  []uint32  // row → document number
+	docRow  []int32   // document number → row, or -1 once dead
+	indexed int       // live documents with at least one term: N of the IDF
+	dead    int       // dead document numbers
+	scratch sync.Pool // *pruneBuffers of maxScore
 }
 
 // postings lists the documents holding one term, numbers ascending.

@@ -131,13 +131,16 @@ func (x *lexIndex) maxScore(q lexical.SparseVector, k int, accept func(d uint32)
 	}
 	win := pruneWindow
 	words := int(win / 64)
-	acc := make([]float32, win)        // sums of the weights found so far
-	live := make([]uint64, words)      // the window's surviving documents
-	termHit := make([]uint64, n*words) // documents of each term, by cs index
-	termW := make([]float32, n*int(win))
-	heap := make([]float32, 0, min(k, 4096))
+	sc := x.pruneScratch(win, n)
+	defer x.scratch.Put(sc)
+	acc := sc.acc         // sums of the weights found so far
+	live := sc.live       // the window's surviving documents
+	termHit := sc.termHit // documents of each term, by cs index
+	termW := sc.termW     // their weights
+	heap := sc.heap[:0]
+	defer func() { sc.heap = heap[:0] }()
 	// theta: k accepted documents score at least this much.
-	theta, read := seedTheta(cs, k, 16*k, accept)
+	theta, read := seedTheta(cs, k, 16*k, accept, heap)
 	ess := 0 // cs[:ess] are non-essential: slack·upto[ess] < theta
 	for {
 		for ess < n && upto[ess+1]*slack < float64(theta) {
@@ -274,13 +277,49 @@ func (x *lexIndex) maxScore(q lexical.SparseVector, k int, accept func(d uint32)
 	return read
 }
 
+// pruneBuffers are maxScore's window buffers, kept for the next query.
+type pruneBuffers struct {
+	acc           []float32
+	live, termHit []uint64
+	termW         []float32
+	heap          []float32
+}
+
+// pruneScratch returns zeroed buffers for windows of win documents and n
+// terms.
+func (x *lexIndex) pruneScratch(win uint32, n int) *pruneBuffers {
+	b, _ := x.scratch.Get().(*pruneBuffers)
+	if b == nil {
+		b = &pruneBuffers{}
+	}
+	words := int(win / 64)
+	b.acc = resize(b.acc, int(win))
+	b.live = resize(b.live, words)
+	b.termHit = resize(b.termHit, n*words)
+	if cap(b.termW) < n*int(win) { // read only where termHit says: not zeroed
+		b.termW = make([]float32, n*int(win))
+	}
+	b.termW = b.termW[:n*int(win)]
+	return b
+}
+
+// resize returns s with length n, zeroed.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
 // seedTheta starts the threshold from one term's list, the one with the
 // largest bound among those of k to most documents: a document's score is at
 // least what any one of its terms adds, so if k accepted documents each get
 // at least t from that term, the top k all score t or more. It returns t, or
 // -Inf when no list is long enough or too few of its best documents are
-// accepted, and the postings it read.
-func seedTheta(cs []pruneCursor, k, most int, accept func(d uint32) bool) (float32, int) {
+// accepted, and the postings it read. heap is scratch space.
+func seedTheta(cs []pruneCursor, k, most int, accept func(d uint32) bool, heap []float32) (float32, int) {
 	none := float32(math.Inf(-1))
 	var c *pruneCursor
 	for i := len(cs) - 1; i >= 0 && c == nil; i-- {
@@ -293,19 +332,26 @@ func seedTheta(cs []pruneCursor, k, most int, accept func(d uint32) bool) (float
 	}
 	// The k-th best part the term adds, rounded as the first (or only)
 	// term of a score is...
-	heap := make([]float32, 0, k)
+	heap = heap[:0]
 	for j := range c.docs {
 		if s := c.idf * c.ws[j]; len(heap) < k || s > heap[0] {
 			heap = pushScore(heap, k, s)
 		}
 	}
-	// ...then k accepted documents that get that much, the best first.
-	t, left := heap[0], k
+	// ...then k accepted documents that get that much. A selective
+	// filter would cost many checks here for nothing: give up after 2k.
+	t, left, asked := heap[0], k, 0
 	for j, d := range c.docs {
-		if c.idf*c.ws[j] >= t && accept(d) {
+		if c.idf*c.ws[j] < t {
+			continue
+		}
+		if accept(d) {
 			if left--; left == 0 {
 				return t, 2 * len(c.docs)
 			}
+		}
+		if asked++; asked == 2*k {
+			break
 		}
 	}
 	return none, 2 * len(c.docs)
