@@ -338,20 +338,20 @@ func seedTheta(cs []pruneCursor, k, most int, accept func(d uint32) bool, heap [
 			heap = pushScore(heap, k, s)
 		}
 	}
-	// ...then k accepted documents that get that much. A selective
-	// filter would cost many checks here for nothing: give up after 2k.
-	t, left, asked := heap[0], k, 0
+	// ...then k accepted documents that get that much. About k do, with
+	// ties, so unless nearly all pass the filter this fails: give up at
+	// the first few rejections rather than check every one.
+	t, left, refused := heap[0], k, 0
 	for j, d := range c.docs {
 		if c.idf*c.ws[j] < t {
 			continue
 		}
-		if accept(d) {
-			if left--; left == 0 {
-				return t, 2 * len(c.docs)
+		if !accept(d) {
+			if refused++; refused > k/8 {
+				break
 			}
-		}
-		if asked++; asked == 2*k {
-			break
+		} else if left--; left == 0 {
+			return t, 2 * len(c.docs)
 		}
 	}
 	return none, 2 * len(c.docs)
