@@ -9,23 +9,21 @@ import (
 	"github.com/recollect-dev/recollect/pkg/lexical"
 )
 
-// MaxScore (Turtle & Flood, 1995): walk the query terms' posting lists
-// together in document order while keeping a threshold, the k-th best score
-// admitted so far. Terms sorted by their bound (IDF times the list's largest
-// weight) split into non-essential ones, whose bounds together fall short of
-// the threshold, and essential ones: a document only in non-essential lists
-// cannot make the top k, so candidates come from the essential lists alone
-// and the others are only searched for a candidate's weights, and not even
-// that once the bounds left cannot lift it to the threshold. As the
-// threshold rises, common terms (low IDF, long lists) become non-essential
-// and most of their postings are never read.
+// MaxScore (Turtle & Flood, 1995) keeps a threshold, the k-th best score
+// accepted so far, and sorts the query terms by their bound (IDF times the
+// list's largest weight). The terms whose bounds together fall short of the
+// threshold are non-essential: a document only in their lists cannot make
+// the top k, so candidates come from the other, essential, lists, and the
+// non-essential ones are only consulted for candidates that their bounds
+// could still lift to the threshold. As the threshold rises, common terms
+// (low IDF, long lists) become non-essential and most of their postings are
+// never read.
 
 // pruneCursor walks one query term's posting list.
 type pruneCursor struct {
 	docs []uint32
 	ws   []float32
 	pos  int
-	from int     // where pos was when the current window began
 	idf  float32 // IDF times query weight, exactly as score computes it
 	ub   float64 // bound of the term's part of any score: idf·max weight
 	qi   int     // the term's position in the query
@@ -61,15 +59,6 @@ func (c *pruneCursor) seek(d uint32) int {
 	i, _ := slices.BinarySearch(c.docs[lo+1:hi], d)
 	c.pos = lo + 1 + i
 	return looked + bits.Len(uint(hi-lo-1))
-}
-
-// seekFrom moves c.from to its first document ≥ d below c.pos, the
-// window's entries, and returns how many postings it looked at.
-func (c *pruneCursor) seekFrom(d uint32) int {
-	e := pruneCursor{docs: c.docs[:c.pos], pos: c.from}
-	looked := e.seek(d)
-	c.from = e.pos
-	return looked
 }
 
 // boundSlack widens float64 sums of bounds to cover float32 rounding: a
