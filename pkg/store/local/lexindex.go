@@ -1,6 +1,8 @@
 package local
 
 import (
+	"sync"
+
 	"github.com/recollect-dev/recollect/pkg/lexical"
 )
 
@@ -15,17 +17,19 @@ import (
 // lock.
 type lexIndex struct {
 	terms   map[uint32]*postings
-	rowDoc  []uint32 // row → document number
-	docRow  []int32  // document number → row, or -1 once dead
-	indexed int      // live documents with at least one term: N of the IDF
-	dead    int      // dead document numbers
+	rowDoc  []uint32  // row → document number
+	docRow  []int32   // document number → row, or -1 once dead
+	indexed int       // live documents with at least one term: N of the IDF
+	dead    int       // dead document numbers
+	scratch sync.Pool // *pruneBuffers of maxScore
 }
 
 // postings lists the documents holding one term, numbers ascending.
 type postings struct {
 	docs []uint32
 	ws   []float32
-	dead int // entries whose document number is dead
+	dead int     // entries whose document number is dead
+	max  float32 // no weight in ws is above it: raised on add, never lowered
 }
 
 // renumberMin is the fewest dead document numbers worth a renumbering.
@@ -56,6 +60,7 @@ func (x *lexIndex) add(row int, v lexical.SparseVector) {
 		}
 		pl.docs = append(pl.docs, doc)
 		pl.ws = append(pl.ws, v.Values[i])
+		pl.max = max(pl.max, v.Values[i])
 	}
 }
 

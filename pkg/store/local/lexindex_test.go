@@ -1,7 +1,6 @@
 package local
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -93,11 +92,12 @@ func TestSearchTextMatchesBruteForce(t *testing.T) {
 		}
 	}
 	check := func(stage string) {
-		// Every query through the sparse scoring, then through the dense one.
-		defer func(r int) { sparseScoreRatio = r }(sparseScoreRatio)
-		for _, ratio := range []int{0, 1 << 30} {
-			sparseScoreRatio = ratio
-			checkQueries(stage + fmt.Sprintf(" (sparse ratio %d)", ratio))
+		// Every query through the sparse scoring, the dense one and MaxScore.
+		for _, path := range textPaths {
+			func() {
+				defer forceTextPath(t, path)()
+				checkQueries(stage + " (" + path + ")")
+			}()
 		}
 	}
 	check("before reopen")
@@ -228,6 +228,11 @@ func checkLexIndex(t *testing.T, p *partition) {
 			}
 			if x.docRow[d] >= 0 {
 				liveN++
+			}
+		}
+		for i, w := range pl.ws[:len(pl.docs)] {
+			if w > pl.max {
+				t.Fatalf("term %#x: weight %v of doc %d above the list's bound %v", term, w, pl.docs[i], pl.max)
 			}
 		}
 		if liveN != len(pl.docs)-pl.dead || liveN == 0 {

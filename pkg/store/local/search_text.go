@@ -33,7 +33,7 @@ func (s *Store) SearchText(ctx context.Context, q store.TextQuery) ([]store.Hit,
 		return nil, store.ErrClosed
 	}
 	defer p.mu.RUnlock()
-	best := s.scanText(p, qv, q.K, &q.Filter)
+	best, _ := s.scanText(p, qv, q.K, &q.Filter)
 	hits := make([]store.Hit, len(best))
 	for i, c := range best {
 		m, err := p.memoryAt(c.row)
@@ -45,19 +45,18 @@ func (s *Store) SearchText(ctx context.Context, q store.TextQuery) ([]store.Hit,
 	return hits, nil
 }
 
-// scanText scores every document sharing a term with the query into a
-// dense accumulator, then keeps the best k that pass the filter; the filter
-// is only checked for documents that would make the current shortlist. The
-// caller holds p.mu.RLock.
-func (s *Store) scanText(p *partition, qv lexical.SparseVector, k int, f *store.Filter) []cand {
+// scanText keeps the best k documents sharing a term with the query that
+// pass the filter; the filter is only checked for documents that would make
+// the current shortlist. Queries with many postings are scored with MaxScore
+// pruning, others term at a time into an accumulator: a sparse one when few
+// documents hold the terms, else a dense one scanned whole. It also returns
+// the postings it read. The caller holds p.mu.RLock.
+func (s *Store) scanText(p *partition, qv lexical.SparseVector, k int, f *store.Filter) ([]cand, int) {
 	rf, ok := p.compileFilter(f)
 	if !ok {
-		return nil
+		return nil, 0
 	}
 	x := p.lex
-	accp := s.accumulator(len(x.docRow))
-	defer s.accPool.Put(accp)
-	acc := (*accp)[:len(x.docRow)]
 	best := newShortlist(k)
 	consider := func(d int, score float32) {
 		if score == 0 || score < best.floor {
@@ -69,10 +68,23 @@ func (s *Store) scanText(p *partition, qv lexical.SparseVector, k int, f *store.
 		}
 		best.add(cand{score: score, row: int(row)})
 	}
-	if x.postingsOf(qv)*sparseScoreRatio < len(acc) {
+	postings := x.postingsOf(qv)
+	read := postings
+	switch {
+	case prunes(postings, k, len(x.docRow)):
+		accept := func(d uint32) bool {
+			row := x.docRow[d]
+			return row >= 0 && p.match(&rf, int(row))
+		}
+		read = x.maxScore(qv, k, accept, func(d uint32, score float32) {
+			best.add(cand{score: score, row: int(x.docRow[d])})
+		})
+	case postings*sparseScoreRatio < len(x.docRow):
 		// Few documents hold the query's terms: visit only those, and
 		// leave the buffer zeroed for the next search (no pass over every
 		// document, no clear).
+		accp := s.accumulator(len(x.docRow))
+		acc := (*accp)[:len(x.docRow)]
 		docs := x.scoreSparse(qv, acc, s.touched())
 		for _, d := range docs {
 			consider(int(d), acc[d])
@@ -80,13 +92,17 @@ func (s *Store) scanText(p *partition, qv lexical.SparseVector, k int, f *store.
 		}
 		s.touchedPool.Put(&docs)
 		*accp = (*accp)[:0] // zeroed: accumulator need not clear it
-	} else {
+		s.accPool.Put(accp)
+	default:
+		accp := s.accumulator(len(x.docRow))
+		acc := (*accp)[:len(x.docRow)]
 		x.score(qv, acc)
 		for d, score := range acc {
 			if score != 0 && score >= best.floor { // most fail here: no call
 				consider(d, score)
 			}
 		}
+		s.accPool.Put(accp)
 	}
 	best.cut()
 	// The shortlist holds the k best and their ties; ids break the ties.
@@ -94,13 +110,29 @@ func (s *Store) scanText(p *partition, qv lexical.SparseVector, k int, f *store.
 	for _, c := range best.buf {
 		t.push(c)
 	}
-	return t.sorted()
+	return t.sorted(), read
 }
 
 // sparseScoreRatio: a query whose terms' postings hold fewer than one
 // document in sparseScoreRatio is scored by visiting those documents only
 // (a variable for the tests, which force either path).
 var sparseScoreRatio = 8
+
+// pruneMinPostings and pruneMinPerK: a query is scored with MaxScore
+// pruning when its terms have at least pruneMinPostings postings and at
+// least pruneMinPerK per result asked for; below that, visiting every
+// posting costs less than keeping the threshold. Variables for the tests,
+// which force each path.
+var (
+	pruneMinPostings = 4096
+	pruneMinPerK     = 16
+)
+
+// prunes reports whether MaxScore should score a query whose terms have
+// the given postings, asking for k of n documents.
+func prunes(postings, k, n int) bool {
+	return postings >= pruneMinPostings && postings >= pruneMinPerK*k
+}
 
 // accumulator returns a zeroed score buffer of at least n entries, reused
 // across searches so that a big tenant's queries do not each allocate one.
