@@ -59,7 +59,7 @@ func TestIVFProbeBudget(t *testing.T) {
 				x := p.ivf
 				keep := approxKeep(10)
 				_, st := p.probeIVF(quantizeQuery(vec), keep, &rf, false)
-				minProbe := max(ivfMinProbe, int(ivfProbeShare*float64(x.nlist)+0.5))
+				minProbe := x.minProbe()
 				expect := minProbe * max(1, x.n/x.nlist)
 				budget := max(ivfPassFactor*keep, ivfBudgetFactor*expect)
 				passing := 0
