@@ -142,6 +142,9 @@ func newBenchStoreCmd() *cobra.Command {
 		"vector source: text (mixes of 2-3 sentences embedded by the built-in model, plus noise; the base embeddings are cached in the temporary directory) or random (unit vectors: no structure, the worst case for the IVF index)")
 	cmd.Flags().StringVar(&opt.Dir, "dir", "", "directory for the store (default: a temporary one, removed afterwards)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	cmd.Flags().BoolVar(&opt.Reuse, "reuse", false,
+		"with --dir: time the store already there (filled by a run with the same --memories, --tenants and --vectors) instead of filling it")
+	cmd.Flags().StringVar(&opt.CPUProfile, "cpuprofile", "", "write a CPU profile of the timed searches to this file")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		res, err := BenchStore(cmd.Context(), opt)
 		if err != nil {
@@ -177,6 +180,11 @@ type StoreOptions struct {
 	ApproxMinRows, IndexMinRows                  int
 	Vectors                                      string // text (the command's default) or random (the default here)
 	Dir                                          string
+	CPUProfile                                   string // profile the timed searches to this file
+	// Reuse searches the store already in Dir (filled by an earlier run
+	// with the same memories, tenants and vectors) instead of filling it:
+	// A/B runs of two builds then time the same store.
+	Reuse bool
 }
 
 const storeUpsertBatch = 256
@@ -189,6 +197,9 @@ func BenchStore(ctx context.Context, opt StoreOptions) (StoreResult, error) {
 	}
 	if opt.Vectors == "" {
 		opt.Vectors = vectorsRandom
+	}
+	if opt.Reuse && opt.Dir == "" {
+		return StoreResult{}, errNeed("--reuse needs --dir")
 	}
 	cfg := local.DefaultConfig()
 	cfg.ApproxMinRows, cfg.IndexMinRows = opt.ApproxMinRows, opt.IndexMinRows
@@ -215,10 +226,13 @@ func BenchStore(ctx context.Context, opt StoreOptions) (StoreResult, error) {
 	if err != nil {
 		return StoreResult{}, fmt.Errorf("open store %s: %w", dir, err)
 	}
-	took, err := fillStore(ctx, s, c, vs, opt.Memories)
-	if err != nil {
-		s.Close()
-		return StoreResult{}, err
+	var took time.Duration
+	if !opt.Reuse {
+		took, err = fillStore(ctx, s, c, vs, opt.Memories)
+		if err != nil {
+			s.Close()
+			return StoreResult{}, err
+		}
 	}
 	waited, err := waitIndexes(ctx, s)
 	if err != nil {
@@ -246,14 +260,27 @@ func BenchStore(ctx context.Context, opt StoreOptions) (StoreResult, error) {
 	per := func(b float64) float64 { return max(b, 0) / float64(opt.Memories) }
 
 	res := StoreResult{Memories: opt.Memories, Tenants: opt.Tenants, Queries: opt.Queries, K: opt.K,
-		UpsertBatch: storeUpsertBatch, InsertsPerSec: float64(opt.Memories) / took.Seconds(), ReopenS: reopen.Seconds(),
+		UpsertBatch: storeUpsertBatch, ReopenS: reopen.Seconds(),
 		BytesPerMemory: BytesPerMemory{Disk: per(float64(disk)), Heap: per(float64(heap)),
 			Mapped: per(float64(s.Stats().MappedVectorBytes)), RSSAnon: per(anon - anon0), RSSFile: per(file - file0)},
 		TenantMemories: (opt.Memories + opt.Tenants - 1) / opt.Tenants, Note: storeNote, ApproxMinRows: opt.ApproxMinRows,
 		IndexMinRows: opt.IndexMinRows, Vectors: opt.Vectors, IndexedTenants: s.Stats().Indexed,
 		IndexWaitS: waited.Seconds(), GOMAXPROCS: runtime.GOMAXPROCS(0), CPUs: runtime.NumCPU()}
+	if took > 0 {
+		res.InsertsPerSec = float64(opt.Memories) / took.Seconds() // none when reused
+	}
 	res.IndexTrainings, res.IndexTrainS = trainings.summary()
-	if err := timeSearches(ctx, s, c, vs, opt, &res); err != nil {
+	if opt.CPUProfile != "" {
+		stop, err := startCPUProfile(opt.CPUProfile)
+		if err != nil {
+			return StoreResult{}, err
+		}
+		err = timeSearches(ctx, s, c, vs, opt, &res)
+		stop()
+		if err != nil {
+			return StoreResult{}, err
+		}
+	} else if err := timeSearches(ctx, s, c, vs, opt, &res); err != nil {
 		return StoreResult{}, err
 	}
 	if err := checkExact(ctx, s, c, vs, opt, &res); err != nil {

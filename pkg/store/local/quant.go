@@ -108,3 +108,27 @@ func dotsInt8Generic(q []int16, codes []int8, rows []int32, out []int32) {
 		out[j] = s0 + s1 + s2 + s3
 	}
 }
+
+// dotsInt8ChunkedGeneric is the portable in-place int8 kernel: out[j] is
+// the dot product of q with row rows[j] of a rowStore's chunks (row r is
+// row r&chunkMask of chunk r>>chunkShift, rows of len(q) codes). Scoring
+// a scattered list's rows where they lie spares copying them together.
+func dotsInt8ChunkedGeneric(q []int16, chunks [][]int8, rows []int32, out []int32) {
+	dim := len(q)
+	for j, r := range rows {
+		o := int(r&chunkMask) * dim
+		row := chunks[r>>chunkShift][o : o+dim]
+		var s0, s1, s2, s3 int32
+		i := 0
+		for ; i+4 <= dim; i += 4 {
+			s0 += int32(q[i]) * int32(row[i])
+			s1 += int32(q[i+1]) * int32(row[i+1])
+			s2 += int32(q[i+2]) * int32(row[i+2])
+			s3 += int32(q[i+3]) * int32(row[i+3])
+		}
+		for ; i < dim; i++ {
+			s0 += int32(q[i]) * int32(row[i])
+		}
+		out[j] = s0 + s1 + s2 + s3
+	}
+}
