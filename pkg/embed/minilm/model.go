@@ -69,20 +69,43 @@ func load(ks kernelSet, prec precision) (*Model, error) {
 	if err := checkConfig([]byte(configFile)); err != nil {
 		return nil, fmt.Errorf("load %s: %w", ModelName, err)
 	}
-	tok, err := newTokenizer([]byte(tokenizerFileData))
+	shared, err := sharedParts()
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", ModelName, err)
+	}
+	w, err := loadWeights(shared.st, shared.emb, prec)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", ModelName, err)
+	}
+	return &Model{tok: shared.tok, enc: &encoder{w: w, ks: ks}}, nil
+}
+
+// modelParts are what every Model of a process shares, whatever its
+// precision: the tokenizer, the parsed weights file and the input
+// embeddings (47 MB as float32), all read-only once built. A process
+// embedding documents exactly and queries with integer products holds
+// them once.
+type modelParts struct {
+	tok *tokenizer
+	st  *safetensors
+	emb *embeddingTables
+}
+
+var sharedParts = sync.OnceValues(func() (modelParts, error) {
+	tok, err := newTokenizer([]byte(tokenizerFileData))
+	if err != nil {
+		return modelParts{}, err
 	}
 	st, err := parseSafetensors(weightsFile)
 	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", ModelName, err)
+		return modelParts{}, err
 	}
-	w, err := loadWeights(st, prec)
+	emb, err := loadEmbeddings(st)
 	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", ModelName, err)
+		return modelParts{}, err
 	}
-	return &Model{tok: tok, enc: &encoder{w: w, ks: ks}}, nil
-}
+	return modelParts{tok: tok, st: st, emb: emb}, nil
+})
 
 // Dim returns the embedding width, 384.
 func (m *Model) Dim() int { return Dim }

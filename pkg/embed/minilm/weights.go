@@ -67,8 +67,15 @@ type linear struct {
 	out   int
 }
 
-func loadWeights(st *safetensors, prec precision) (*weights, error) {
-	w := &weights{}
+// embeddingTables are the input embeddings: the same at every precision
+// (a lookup, not a product) and read-only once loaded.
+type embeddingTables struct {
+	word, position, tokType []float32
+	norm                    layerNorm
+}
+
+// loadEmbeddings reads the input embeddings of st as float32.
+func loadEmbeddings(st *safetensors) (*embeddingTables, error) {
 	var err error
 	get := func(name string, shape ...int) []float32 {
 		if err != nil {
@@ -78,17 +85,33 @@ func loadWeights(st *safetensors, prec precision) (*weights, error) {
 		t, err = st.float32s(name, shape...)
 		return t
 	}
-	w.word = get("embeddings.word_embeddings.weight", vocabSize, hiddenSize)
-	w.position = get("embeddings.position_embeddings.weight", maxPositions, hiddenSize)
+	e := &embeddingTables{}
+	e.word = get("embeddings.word_embeddings.weight", vocabSize, hiddenSize)
+	e.position = get("embeddings.position_embeddings.weight", maxPositions, hiddenSize)
 	types := get("embeddings.token_type_embeddings.weight", typeVocab, hiddenSize)
-	w.embNorm = layerNorm{
+	e.norm = layerNorm{
 		gamma: get("embeddings.LayerNorm.weight", hiddenSize),
 		beta:  get("embeddings.LayerNorm.bias", hiddenSize),
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load embeddings: %w", err)
 	}
-	w.tokType = types[:hiddenSize]
+	e.tokType = types[:hiddenSize]
+	return e, nil
+}
+
+// loadWeights reads st's layers at prec over the input embeddings emb.
+func loadWeights(st *safetensors, emb *embeddingTables, prec precision) (*weights, error) {
+	w := &weights{word: emb.word, position: emb.position, tokType: emb.tokType, embNorm: emb.norm}
+	var err error
+	get := func(name string, shape ...int) []float32 {
+		if err != nil {
+			return nil
+		}
+		var t []float32
+		t, err = st.float32s(name, shape...)
+		return t
+	}
 	for i := range w.layers {
 		p := fmt.Sprintf("encoder.layer.%d.", i)
 		lin := func(name string, out, in int) linear {
