@@ -76,6 +76,17 @@ func (s *Store) scroll(ctx context.Context, tenant string, f store.Filter, withV
 	p.mu.RUnlock()
 	slices.SortFunc(ids, func(a, b idRow) int { return strings.Compare(a.id, b.id) })
 
+	if withVectors && len(ids) >= chunkRows {
+		// A big scroll with vectors (a topics rebuild, an export) reads
+		// the tenant's mapped vectors all over: hand their pages back to
+		// the page cache once it is done (vecfile.go).
+		defer func() {
+			if s.rlock(p) {
+				p.vecs.dropPages()
+				p.mu.RUnlock()
+			}
+		}()
+	}
 	page := make([]memory.Memory, 0, scrollPage)
 	for len(ids) > 0 {
 		if err := s.usable(ctx); err != nil {
