@@ -50,10 +50,18 @@ func (q *quantSlab) truncate(n int) {
 // zeros) and returns the value of one code unit. Float32 arithmetic only:
 // it runs for every row a reopen loads.
 func quantizeRow(dst []int8, v []float32) float32 {
-	var peak float32
+	// Plain comparisons, not the max builtin, whose NaN and signed-zero
+	// rules cost 4× the loop (vectors are finite: store.Normalized).
+	var hi, lo float32
 	for _, x := range v {
-		peak = max(peak, x, -x)
+		if x > hi {
+			hi = x
+		}
+		if x < lo {
+			lo = x
+		}
 	}
+	peak := max(hi, -lo)
 	if peak == 0 {
 		clear(dst)
 		return 0
