@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/recollect-dev/recollect/internal/cputime"
 	"github.com/recollect-dev/recollect/pkg/app"
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/embed/minilm"
@@ -199,7 +200,7 @@ func (d *drainRun) drain(ctx context.Context) error {
 	bar := phaseProgress(ctx, d.opt.Messages, "draining the backlog", "messages")
 	defer bar.End()
 	c.begin = time.Now()
-	cpu0 := processCPU()
+	cpu0 := cputime.Process()
 	a, err := d.startApp(ctx, app.TargetExtractor, app.TargetEmbedder)
 	if err != nil {
 		return fmt.Errorf("start the workers: %w", err)
@@ -234,7 +235,7 @@ func (d *drainRun) drain(ctx context.Context) error {
 		bar.Add(n - shown)
 		shown = n
 	}
-	cpu := processCPU() - cpu0
+	cpu := cputime.Process() - cpu0
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	took := c.at[len(c.at)-1]

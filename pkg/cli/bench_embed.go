@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/recollect-dev/recollect/internal/cputime"
 	"github.com/recollect-dev/recollect/pkg/embed/minilm"
 )
 
@@ -160,14 +161,14 @@ func BenchEmbed(ctx context.Context, batch, batches, queries, long int) (EmbedRe
 		}
 		bar := phaseProgress(ctx, batches, fmt.Sprintf("embedding on %d cores", runtime.GOMAXPROCS(0)), "batches")
 		defer bar.End()
-		begin, cpu0 := time.Now(), processCPU()
+		begin, cpu0 := time.Now(), cputime.Process()
 		for range batches {
 			if _, err := m.Embed(ctx, texts); err != nil {
 				return 0, fmt.Errorf("embed batch: %w", err)
 			}
 			bar.Add(1)
 		}
-		cpu = processCPU() - cpu0
+		cpu = cputime.Process() - cpu0
 		return float64(batch*batches) / time.Since(begin).Seconds(), nil
 	}
 	if res.SentencesPerSec, err = throughput(); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/recollect-dev/recollect/internal/cputime"
 	"github.com/recollect-dev/recollect/pkg/embed/minilm"
 	"github.com/recollect-dev/recollect/pkg/embedder"
 	"github.com/recollect-dev/recollect/pkg/memory"
@@ -83,10 +84,10 @@ type rate struct {
 }
 
 func (r *rate) time(n int, f func() error) error {
-	begin, cpu0 := time.Now(), processCPU()
+	begin, cpu0 := time.Now(), cputime.Process()
 	err := f()
 	r.wall += time.Since(begin)
-	r.cpu += processCPU() - cpu0
+	r.cpu += cputime.Process() - cpu0
 	r.n += float64(n)
 	return err
 }

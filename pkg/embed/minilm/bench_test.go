@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/recollect-dev/recollect/internal/cputime"
 )
 
 // shortSentences are memory-sized facts of 6 to 14 tokens.
@@ -103,13 +105,13 @@ func benchEmbedModel(b *testing.B, m *Model, texts []string) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := processCPU()
+	cpu0 := int64(cputime.Process())
 	for b.Loop() {
 		if _, err := m.Embed(ctx, texts); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(int64(cputime.Process())-cpu0)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkEmbedQuery is one 9-token query.
@@ -199,12 +201,12 @@ func benchEmbedTokens(b *testing.B, texts []string) {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
-	cpu0 := processCPU()
+	cpu0 := int64(cputime.Process())
 	for b.Loop() {
 		if _, err := m.Embed(ctx, texts); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N*tokens), "cpu-ns/token")
+	b.ReportMetric(float64(int64(cputime.Process())-cpu0)/float64(b.N*tokens), "cpu-ns/token")
 	b.ReportMetric(float64(tokens), "tokens/op")
 }

@@ -74,17 +74,26 @@ type embeddingTables struct {
 	norm                    layerNorm
 }
 
+// tensorReader reads float32 tensors until the first error, which it
+// keeps: a run of reads is checked once.
+type tensorReader struct {
+	st  *safetensors
+	err error
+}
+
+func (r *tensorReader) get(name string, shape ...int) []float32 {
+	if r.err != nil {
+		return nil
+	}
+	var t []float32
+	t, r.err = r.st.float32s(name, shape...)
+	return t
+}
+
 // loadEmbeddings reads the input embeddings of st as float32.
 func loadEmbeddings(st *safetensors) (*embeddingTables, error) {
-	var err error
-	get := func(name string, shape ...int) []float32 {
-		if err != nil {
-			return nil
-		}
-		var t []float32
-		t, err = st.float32s(name, shape...)
-		return t
-	}
+	r := &tensorReader{st: st}
+	get := r.get
 	e := &embeddingTables{}
 	e.word = get("embeddings.word_embeddings.weight", vocabSize, hiddenSize)
 	e.position = get("embeddings.position_embeddings.weight", maxPositions, hiddenSize)
@@ -93,8 +102,8 @@ func loadEmbeddings(st *safetensors) (*embeddingTables, error) {
 		gamma: get("embeddings.LayerNorm.weight", hiddenSize),
 		beta:  get("embeddings.LayerNorm.bias", hiddenSize),
 	}
-	if err != nil {
-		return nil, fmt.Errorf("load embeddings: %w", err)
+	if r.err != nil {
+		return nil, fmt.Errorf("load embeddings: %w", r.err)
 	}
 	e.tokType = types[:hiddenSize]
 	return e, nil
@@ -103,34 +112,27 @@ func loadEmbeddings(st *safetensors) (*embeddingTables, error) {
 // loadWeights reads st's layers at prec over the input embeddings emb.
 func loadWeights(st *safetensors, emb *embeddingTables, prec precision) (*weights, error) {
 	w := &weights{word: emb.word, position: emb.position, tokType: emb.tokType, embNorm: emb.norm}
-	var err error
-	get := func(name string, shape ...int) []float32 {
-		if err != nil {
-			return nil
-		}
-		var t []float32
-		t, err = st.float32s(name, shape...)
-		return t
-	}
+	r := &tensorReader{st: st}
+	get := r.get
 	for i := range w.layers {
 		p := fmt.Sprintf("encoder.layer.%d.", i)
 		lin := func(name string, out, in int) linear {
-			if err != nil {
+			if r.err != nil {
 				return linear{}
 			}
 			l := linear{in: in, out: out}
 			switch prec {
 			case precF16:
-				l.h, err = st.packedHalf(p+name+".weight", out, in)
+				l.h, r.err = st.packedHalf(p+name+".weight", out, in)
 			case precInt:
 				var wt []float32
-				if wt, err = st.packed(p+name+".weight", out, in); err == nil {
+				if wt, r.err = st.packed(p+name+".weight", out, in); r.err == nil {
 					l.q, l.scale = quantizeColumns(wt, out, in)
 				}
 			default:
-				l.w, err = st.packed(p+name+".weight", out, in)
+				l.w, r.err = st.packed(p+name+".weight", out, in)
 			}
-			if err != nil {
+			if r.err != nil {
 				return linear{}
 			}
 			l.bias = get(p+name+".bias", out)
@@ -149,8 +151,8 @@ func loadWeights(st *safetensors, emb *embeddingTables, prec precision) (*weight
 		l.ffnIn = lin("intermediate.dense", interSize, hiddenSize)
 		l.ffnOut = lin("output.dense", hiddenSize, interSize)
 		l.ffnNorm = norm("output.LayerNorm")
-		if err != nil {
-			return nil, fmt.Errorf("load layer %d: %w", i, err)
+		if r.err != nil {
+			return nil, fmt.Errorf("load layer %d: %w", i, r.err)
 		}
 	}
 	return w, nil

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recollect-dev/recollect/internal/cputime"
 	"github.com/recollect-dev/recollect/pkg/lexical"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/store"
@@ -50,7 +51,7 @@ func BenchmarkSearchTextTopK(b *testing.B) {
 					}
 					p.mu.RUnlock()
 					i := 0
-					cpu := processCPU()
+					cpu := cputime.Process()
 					for b.Loop() {
 						q := queries[i%len(queries)]
 						if _, err := s.SearchText(b.Context(), store.TextQuery{Tenant: "bench", Text: q, K: k, Filter: fc.f}); err != nil {
@@ -58,7 +59,7 @@ func BenchmarkSearchTextTopK(b *testing.B) {
 						}
 						i++
 					}
-					b.ReportMetric(float64((processCPU()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+					b.ReportMetric(float64((cputime.Process()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
 					b.ReportMetric(float64(read)/float64(len(queries)), "postings/op")
 					b.ReportMetric(float64(pruned)/float64(len(queries)), "pruned/op")
 				})

@@ -101,19 +101,7 @@ func quantizeQuery(v []float32) []int16 {
 func dotsInt8Generic(q []int16, codes []int8, rows []int32, out []int32) {
 	dim := len(q)
 	for j, r := range rows {
-		row := codes[int(r)*dim : (int(r)+1)*dim]
-		var s0, s1, s2, s3 int32
-		i := 0
-		for ; i+4 <= dim; i += 4 {
-			s0 += int32(q[i]) * int32(row[i])
-			s1 += int32(q[i+1]) * int32(row[i+1])
-			s2 += int32(q[i+2]) * int32(row[i+2])
-			s3 += int32(q[i+3]) * int32(row[i+3])
-		}
-		for ; i < dim; i++ {
-			s0 += int32(q[i]) * int32(row[i])
-		}
-		out[j] = s0 + s1 + s2 + s3
+		out[j] = dotInt8(q, codes[int(r)*dim:(int(r)+1)*dim])
 	}
 }
 
@@ -125,18 +113,25 @@ func dotsInt8ChunkedGeneric(q []int16, chunks [][]int8, rows []int32, out []int3
 	dim := len(q)
 	for j, r := range rows {
 		o := int(r&chunkMask) * dim
-		row := chunks[r>>chunkShift][o : o+dim]
-		var s0, s1, s2, s3 int32
-		i := 0
-		for ; i+4 <= dim; i += 4 {
-			s0 += int32(q[i]) * int32(row[i])
-			s1 += int32(q[i+1]) * int32(row[i+1])
-			s2 += int32(q[i+2]) * int32(row[i+2])
-			s3 += int32(q[i+3]) * int32(row[i+3])
-		}
-		for ; i < dim; i++ {
-			s0 += int32(q[i]) * int32(row[i])
-		}
-		out[j] = s0 + s1 + s2 + s3
+		out[j] = dotInt8(q, chunks[r>>chunkShift][o:o+dim])
 	}
+}
+
+// dotInt8 is the dot product of q and row (len(row) >= len(q)), in four
+// accumulators.
+func dotInt8(q []int16, row []int8) int32 {
+	dim := len(q)
+	row = row[:dim]
+	var s0, s1, s2, s3 int32
+	i := 0
+	for ; i+4 <= dim; i += 4 {
+		s0 += int32(q[i]) * int32(row[i])
+		s1 += int32(q[i+1]) * int32(row[i+1])
+		s2 += int32(q[i+2]) * int32(row[i+2])
+		s3 += int32(q[i+3]) * int32(row[i+3])
+	}
+	for ; i < dim; i++ {
+		s0 += int32(q[i]) * int32(row[i])
+	}
+	return s0 + s1 + s2 + s3
 }

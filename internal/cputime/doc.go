@@ -1,0 +1,2 @@
+// Package cputime reads the process's CPU time for benchmarks.
+package cputime

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package local
-
-import "time"
-
-// processCPU is unknown here: benchmarks report 0.
-func processCPU() time.Duration { return 0 }
