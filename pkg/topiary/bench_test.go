@@ -6,12 +6,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
-	"runtime/metrics"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
+	"github.com/recollect-dev/recollect/internal/heappeak"
 	"github.com/recollect-dev/recollect/pkg/memory"
 )
 
@@ -33,7 +31,7 @@ func BenchmarkRebuildMemory(b *testing.B) {
 				runtime.GC()
 				var before, after runtime.MemStats
 				runtime.ReadMemStats(&before)
-				stop := sampleHeap()
+				stop := heappeak.Start()
 				if err := m.Rebuild(ctx, "acme"); err != nil {
 					b.Fatal(err)
 				}
@@ -95,45 +93,5 @@ func fill(b *testing.B, e *env, tenant string, n int) {
 			}
 			batch = batch[:0]
 		}
-	}
-}
-
-// sampleHeap samples the heap every millisecond until stopped and returns
-// the most bytes seen in heap objects (live or not yet swept) and in live
-// objects as the last garbage collection found them.
-func sampleHeap() (stop func() (objects, live uint64)) {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/live:bytes"}}
-	read := func() (uint64, uint64) {
-		metrics.Read(sample)
-		return sample[0].Value.Uint64(), sample[1].Value.Uint64()
-	}
-	var (
-		mu         sync.Mutex
-		peak, live = read()
-		done       = make(chan struct{})
-		wg         sync.WaitGroup
-	)
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-				o, l := read()
-				mu.Lock()
-				peak, live = max(peak, o), max(live, l)
-				mu.Unlock()
-			}
-		}
-	}()
-	return func() (uint64, uint64) {
-		close(done)
-		wg.Wait()
-		o, l := read()
-		return max(peak, o), max(live, l)
 	}
 }

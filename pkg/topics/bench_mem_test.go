@@ -5,12 +5,12 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
-	"runtime/metrics"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/recollect-dev/recollect/internal/heappeak"
 )
 
 // memTenant is a synthetic tenant shaped like a real one: short texts and
@@ -70,46 +70,6 @@ func (t *memTenant) scroll(fn func(Item)) {
 	}
 }
 
-// peakHeap samples the heap every millisecond until stopped and returns the
-// most bytes seen in heap objects (live or not yet swept: what the process
-// holds) and in live objects as the last garbage collection found them.
-func peakHeap() (stop func() (objects, live uint64)) {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/live:bytes"}}
-	read := func() (uint64, uint64) {
-		metrics.Read(sample)
-		return sample[0].Value.Uint64(), sample[1].Value.Uint64()
-	}
-	var (
-		mu         sync.Mutex
-		peak, live = read()
-		done       = make(chan struct{})
-		wg         sync.WaitGroup
-	)
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-				o, l := read()
-				mu.Lock()
-				peak, live = max(peak, o), max(live, l)
-				mu.Unlock()
-			}
-		}
-	}()
-	return func() (uint64, uint64) {
-		close(done)
-		wg.Wait()
-		o, l := read()
-		return max(peak, o), max(live, l)
-	}
-}
-
 // benchmarkRebuildMemory measures what a topiary rebuild costs in memory:
 // from a scroll of the tenant's memories to the finished tree. It reports
 // the peak growth of the heap's objects over the baseline (the tenant's ids
@@ -126,7 +86,7 @@ func benchmarkRebuildMemory(b *testing.B, n int) {
 		var before runtime.MemStats
 		runtime.ReadMemStats(&before)
 		start := cpuTime()
-		stop := peakHeap()
+		stop := heappeak.Start()
 		tree = rebuildLike(tenant)
 		p, l := stop()
 		cpu = cpuTime() - start
