@@ -87,7 +87,7 @@ func TestBuilderMatchesBuild(t *testing.T) {
 // by at most dim×4 bytes per memory plus a generous allowance.
 func TestBuilderHoldsOneCopy(t *testing.T) {
 	if testing.Short() {
-		t.Skip("allocates 30 MB")
+		t.Skip("allocates 30 MB; skipped with -short")
 	}
 	const n, dim = 20_000, 384
 	tenant := newMemTenant(n, 60)

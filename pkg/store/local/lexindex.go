@@ -173,12 +173,20 @@ func (x *lexIndex) score(q lexical.SparseVector, acc []float32) {
 		if pl == nil {
 			continue
 		}
-		idf := float32(lexical.IDF(x.indexed, len(pl.docs)-pl.dead)) * q.Values[i]
+		idf := x.queryWeight(pl, q.Values[i])
 		ws := pl.ws[:len(pl.docs)]
 		for j, d := range pl.docs {
 			acc[d] += idf * ws[j]
 		}
 	}
+}
+
+// queryWeight is what a posting's weight of the term pl lists is
+// multiplied by for a query holding the term with weight v: its IDF over
+// the live documents, times v. Every scoring path uses it, so their sums
+// agree bit for bit.
+func (x *lexIndex) queryWeight(pl *postings, v float32) float32 {
+	return float32(lexical.IDF(x.indexed, len(pl.docs)-pl.dead)) * v
 }
 
 // postingsOf counts the postings of q's terms: the documents a scoring
@@ -203,7 +211,7 @@ func (x *lexIndex) scoreSparse(q lexical.SparseVector, acc []float32, docs []uin
 		if pl == nil {
 			continue
 		}
-		idf := float32(lexical.IDF(x.indexed, len(pl.docs)-pl.dead)) * q.Values[i]
+		idf := x.queryWeight(pl, q.Values[i])
 		ws := pl.ws[:len(pl.docs)]
 		for j, d := range pl.docs {
 			if acc[d] == 0 {

@@ -99,7 +99,7 @@ func (x *lexIndex) maxScore(q lexical.SparseVector, k int, accept func(d uint32)
 		if pl == nil {
 			continue
 		}
-		idf := float32(lexical.IDF(x.indexed, len(pl.docs)-pl.dead)) * q.Values[i]
+		idf := x.queryWeight(pl, q.Values[i])
 		cs = append(cs, pruneCursor{docs: pl.docs, ws: pl.ws[:len(pl.docs)], idf: idf, ub: float64(idf) * float64(pl.max), qi: i})
 	}
 	n := len(cs)
