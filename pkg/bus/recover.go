@@ -101,7 +101,12 @@ func (b *Bus) restartJetStream(ctx context.Context, free uint64) error {
 	b.recoverMu.Lock()
 	defer b.recoverMu.Unlock()
 	b.recovering.Store(true)
-	defer b.recovering.Store(false)
+	done := false
+	defer func() {
+		if !done {
+			b.recovering.Store(false)
+		}
+	}()
 	start := time.Now()
 	b.log.Warn("space is back after a full disk: restarting the embedded jetstream", "free_bytes", free)
 	if b.srv.JetStreamEnabled() {
@@ -129,6 +134,10 @@ func (b *Bus) restartJetStream(ctx context.Context, free uint64) error {
 	}
 	b.clearDiskState()
 	b.recoverErr.Store(nil)
+	// Readiness first, then the count: whoever sees the restart counted
+	// must also see the bus ready.
+	b.recovering.Store(false)
+	done = true
 	b.recoveries.Add(1)
 	b.log.Info("embedded jetstream restarted after a full disk", "took", time.Since(start), "consumers", len(consumers))
 	return nil

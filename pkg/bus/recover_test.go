@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -245,4 +246,56 @@ func ready(b *Bus) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	return b.Ready(ctx)
+}
+
+// readyWhenCounted is a slog handler that checks, at the moment the
+// restart is logged (after it is counted), that readiness no longer says
+// the store is being restarted.
+type readyWhenCounted struct {
+	slog.Handler
+	b      *Bus
+	failed atomic.Pointer[string]
+	seen   atomic.Bool
+}
+
+func (h *readyWhenCounted) Enabled(context.Context, slog.Level) bool { return true }
+
+func (h *readyWhenCounted) Handle(ctx context.Context, r slog.Record) error {
+	if strings.Contains(r.Message, "restarted after a full disk") {
+		h.seen.Store(true)
+		if h.b.DiskRecoveries() == 0 {
+			msg := "logged before the restart was counted"
+			h.failed.Store(&msg)
+		} else if why := h.b.diskNotReady(); why != "" {
+			h.failed.Store(&why)
+		}
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+// TestRecoveryCountedOnlyWhenReady: a restart counted by DiskRecoveries is
+// never seen while readiness still says the store is being restarted (the
+// count used to be raised before the deferred reset of the flag, which
+// failed the test above on a loaded machine).
+func TestRecoveryCountedOnlyWhenReady(t *testing.T) {
+	b := openTestBus(t, func(c *Config) {
+		c.EmbeddedListen = "127.0.0.1:0"
+		c.DiskCheckInterval = time.Hour // no restart but the one below
+	})
+	h := &readyWhenCounted{Handler: slog.DiscardHandler, b: b}
+	b.log = slog.New(h)
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	if err := b.restartJetStream(ctx, 1<<30); err != nil {
+		t.Fatalf("restart: %v", err)
+	}
+	if !h.seen.Load() {
+		t.Fatal("the restart was not logged")
+	}
+	if p := h.failed.Load(); p != nil {
+		t.Fatalf("restart counted while not ready: %s", *p)
+	}
+	if err := ready(b); err != nil {
+		t.Fatalf("not ready after the restart: %v", err)
+	}
 }
