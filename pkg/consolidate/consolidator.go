@@ -380,6 +380,7 @@ func (r *run) phases(ctx context.Context, step func() error) error {
 	}
 	r.decay()
 	r.retention()
+	r.transcriptRetention()
 	return step()
 }
 

@@ -66,6 +66,12 @@ type Rules struct {
 	ProvisionalAge     time.Duration // … never reinforced and older than this are archived; 0 = off
 	ArchivedRetention  time.Duration // operator: archived memories older than this are deleted; 0 = keep forever
 	MaxArchivePerEpoch int           // bound on archives per epoch and policy, so one epoch stays short
+
+	// Transcript memories (one per conversation message) are kept by
+	// default; an operator may archive them by age or beyond a count per
+	// tenant (never deleted by these).
+	TranscriptMaxAge time.Duration // archive transcript memories said longer ago than this; 0 = keep
+	TranscriptKeep   int           // most active transcript memories per tenant, the oldest archived; 0 = keep all
 }
 
 // DefaultRules are the seeds' defaults.
@@ -115,6 +121,8 @@ func (r *Rules) RegisterFlags(prefix string, fs *pflag.FlagSet) {
 	fs.IntVar(&r.SubjectKeep, prefix+"subject-keep", d.SubjectKeep, "most active inferred memories per user subject, older ones archived (002 uses 80; 0 = off)")
 	fs.IntVar(&r.LoreKeep, prefix+"lore-keep", d.LoreKeep, "most active inferred lore memories, older ones archived (002 uses 120; 0 = off)")
 	fs.DurationVar(&r.ProvisionalAge, prefix+"provisional-age", d.ProvisionalAge, "inferred low-confidence memories never reinforced nor recalled are archived this long after they were created (001 uses 720h; 0 = off)")
+	fs.DurationVar(&r.TranscriptMaxAge, prefix+"transcript-max-age", d.TranscriptMaxAge, "archive transcript memories (one per conversation message) said longer ago than this (0 = keep them)")
+	fs.IntVar(&r.TranscriptKeep, prefix+"transcript-keep", d.TranscriptKeep, "most active transcript memories per tenant; the oldest beyond it are archived (0 = keep all)")
 	fs.DurationVar(&r.ArchivedRetention, prefix+"archived-retention", d.ArchivedRetention, "delete archived memories this long after they were archived (0 = keep them forever)")
 }
 
@@ -127,7 +135,7 @@ func (r *Rules) Validate() error {
 	for name, v := range map[string]int{"buffer-cap": r.BufferCap, "tenant-cap": r.TenantCap, "subject-keep": r.SubjectKeep,
 		"lore-keep": r.LoreKeep, "audit-every": r.AuditEvery, "consolidate-max-pair-calls": r.MaxPairCalls,
 		"distill-max-calls": r.DistillMaxCalls, "max-archive-per-epoch": r.MaxArchivePerEpoch,
-		"gate-cooldown-1": r.GateCooldown1, "gate-cooldown-2": r.GateCooldown2} {
+		"gate-cooldown-1": r.GateCooldown1, "gate-cooldown-2": r.GateCooldown2, "transcript-keep": r.TranscriptKeep} {
 		if v < 0 {
 			errs = append(errs, fmt.Errorf("%s must not be negative (got %d)", name, v))
 		}
@@ -142,7 +150,7 @@ func (r *Rules) Validate() error {
 		errs = append(errs, fmt.Errorf("reconcile-min-similarity (%v) must be below merge-similarity (%v)", r.ReconcileMinSim, r.MergeSim))
 	}
 	for name, v := range map[string]time.Duration{"archived-retention": r.ArchivedRetention, "provisional-age": r.ProvisionalAge,
-		"triage-min-age": r.TriageMinAge, "core-promote-age": r.WorkingAgeGate} {
+		"triage-min-age": r.TriageMinAge, "core-promote-age": r.WorkingAgeGate, "transcript-max-age": r.TranscriptMaxAge} {
 		if v < 0 {
 			errs = append(errs, fmt.Errorf("%s must not be negative (got %s)", name, v))
 		}

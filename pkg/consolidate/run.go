@@ -34,7 +34,10 @@ type run struct {
 	mems map[string]*memory.Memory
 	// order is every loaded memory by id: phases iterate in a stable
 	// order, without a map lookup per memory (eight passes over 100,000).
-	order   []*memory.Memory
+	order []*memory.Memory
+	// transcripts are the tenant's transcript memories: outside the
+	// lifecycle, under their own retention.
+	transcripts []*memory.Memory
 	before  map[string]memory.Memory
 	created []memory.Memory
 	deleted []string
@@ -47,6 +50,9 @@ type run struct {
 // Stats counts what an epoch did.
 type Stats struct {
 	Memories   int `json:"memories"`
+	// Transcripts counts the transcript memories (not in Memories).
+	Transcripts         int `json:"transcripts"`
+	TranscriptsArchived int `json:"transcripts_archived,omitempty"`
 	Decayed    int `json:"decayed"`
 	Promoted   int `json:"promoted"`
 	Triaged    int `json:"triaged"`
@@ -106,6 +112,14 @@ func (r *run) load(ctx context.Context) error {
 	}
 	var changed []*memory.Memory
 	err := scroll(ctx, r.tenant, all, func(m memory.Memory) error {
+		if m.Transcript() {
+			// What was said is kept as said: no phase of the lifecycle
+			// sees it; only its own retention does (transcripts.go).
+			m.Vector = nil
+			r.mems[m.ID] = &m
+			r.transcripts = append(r.transcripts, &m)
+			return nil
+		}
 		if !r.changed(&m) {
 			m.Vector = nil
 		} else if m.Epoch == 0 {
@@ -128,6 +142,7 @@ func (r *run) load(ctx context.Context) error {
 	}
 	slices.SortFunc(r.order, func(a, b *memory.Memory) int { return strings.Compare(a.ID, b.ID) })
 	r.stats.Memories = len(r.order)
+	r.stats.Transcripts = len(r.transcripts)
 	return nil
 }
 

@@ -220,10 +220,19 @@ func (e *Embedder) near(ctx context.Context, m memory.Memory) (Embedding, match,
 	if err != nil {
 		return Embedding{}, match{}, fmt.Errorf("embed fact %s: %w", m.ID, err)
 	}
+	if m.Transcript() {
+		// A message is its own memory, kept as said: never folded into
+		// another, whatever it resembles (the same message by another
+		// path has the same id and was found above).
+		return vec, match{}, nil
+	}
 	// Whole memories against whole memories (no Chunks): a short fact that
-	// matches one part of a long memory is not its duplicate.
+	// matches one part of a long memory is not its duplicate. Transcript
+	// memories are not candidates: a fact folded into the message it was
+	// said in would be lost as a fact.
 	hits, err := e.store.Search(ctx, store.Query{Tenant: m.Tenant, Vector: vec.Vector, K: e.cfg.DedupCandidates,
-		Filter: store.Filter{Namespaces: []string{m.Namespace}, Subjects: []string{m.Subject}, IncludeSuperseded: true}})
+		Filter: store.Filter{Namespaces: []string{m.Namespace}, Subjects: []string{m.Subject}, IncludeSuperseded: true,
+			ExcludeTags: []string{memory.TranscriptTag}}})
 	if errors.Is(err, store.ErrDimension) {
 		// The tenant's vectors come from another model (no reindex yet):
 		// no neighbour to compare with; insert stores the fact pending.

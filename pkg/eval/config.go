@@ -25,6 +25,11 @@ type Config struct {
 	Settle       time.Duration
 	Samples      []string
 	Out          string
+	// Ingest is the path the turns take into Recollect: IngestTurns (one
+	// turn event per message and a session_end per session, the way agents
+	// publish), IngestCompaction (one compaction event per session) or
+	// IngestExplicit (each turn an explicit episode memory).
+	Ingest string
 	// Progress, when set, is told how far each stage has come: StageIngest
 	// (turns posted), StageStored (turns seen in a memory) and
 	// StageQuestions (questions asked or skipped), done of total, from 0.
@@ -58,6 +63,26 @@ func (c *Config) RegisterFlags(prefix string, fs *pflag.FlagSet) {
 	fs.DurationVar(&c.Settle, prefix+"settle", time.Minute, "give up waiting for the remaining turns after this long without progress")
 	fs.StringSliceVar(&c.Samples, prefix+"samples", nil, "only these sample ids (default: all)")
 	fs.StringVar(&c.Out, prefix+"out", "", "write one JSON line per scored question (evidence, recalled dia ids, metrics) to this file")
+	registerIngest(&c.Ingest, prefix, fs)
+}
+
+// The ingest paths of an evaluation run (Config.Ingest).
+const (
+	IngestTurns      = "turns"
+	IngestCompaction = "compaction"
+	IngestExplicit   = "explicit"
+)
+
+func registerIngest(v *string, prefix string, fs *pflag.FlagSet) {
+	fs.StringVar(v, prefix+"ingest", IngestTurns, "how the turns are sent: turns (one turn event per message and a session_end per session, as agents publish), compaction (one compaction event per session) or explicit (each turn an explicit episode memory); recalled memories count for the turns they were made from")
+}
+
+func checkIngest(v string) error {
+	switch v {
+	case IngestTurns, IngestCompaction, IngestExplicit:
+		return nil
+	}
+	return fmt.Errorf("ingest must be turns, compaction or explicit (got %q)", v)
 }
 
 // Validate checks the configuration.
@@ -70,5 +95,5 @@ func (c *Config) Validate() error {
 	case c.WaitTimeout <= 0 || c.Settle <= 0:
 		return errors.New("wait-timeout and settle must be positive")
 	}
-	return nil
+	return checkIngest(c.Ingest)
 }

@@ -50,7 +50,7 @@ func (d *devChatRun) ask(ctx context.Context) (rep *DevChatReport, err error) {
 		out = json.NewEncoder(f)
 	}
 	base := d.report
-	rep = &DevChatReport{Data: base.Data, K: base.K, Conversations: base.Conversations, Turns: base.Turns,
+	rep = &DevChatReport{Data: base.Data, K: base.K, Conversations: base.Conversations, Ingest: base.Ingest, Turns: base.Turns,
 		Memories: base.Memories, TurnsMerged: base.TurnsMerged, TurnsMissing: base.TurnsMissing}
 	all := newTally()
 	all.name = devChatCategoryName

@@ -37,6 +37,7 @@ func (c *DevChatConfig) RegisterFlags(prefix string, fs *pflag.FlagSet) {
 	fs.DurationVar(&c.Settle, prefix+"settle", time.Minute, "give up waiting for the remaining turns after this long without progress")
 	fs.StringSliceVar(&c.Samples, prefix+"conversations", nil, "only these conversation ids (default: all)")
 	fs.StringVar(&c.Out, prefix+"out", "", "write one JSON line per question (query, expected and stale turns, recalled turns, their ranks, metrics) to this file")
+	registerIngest(&c.Ingest, prefix, fs)
 	fs.StringVar(&c.AsOf, prefix+"as-of", AsOfAuto, "send each conversation's as_of (its last session) with every recall: auto (send; drop it if the server refuses the field), on or off")
 }
 
@@ -52,5 +53,5 @@ func (c *DevChatConfig) Validate() error {
 	case c.AsOf != AsOfAuto && c.AsOf != AsOfOn && c.AsOf != AsOfOff:
 		return fmt.Errorf("as-of must be auto, on or off (got %q)", c.AsOf)
 	}
-	return nil
+	return checkIngest(c.Ingest)
 }

@@ -12,6 +12,7 @@ type DevChatReport struct {
 	Data          string `json:"data"`
 	K             int    `json:"k"`
 	Conversations int    `json:"conversations"`
+	Ingest        string `json:"ingest,omitempty"`
 	Turns         int    `json:"turns"`
 	Memories      int    `json:"memories"`
 	TurnsMerged   int    `json:"turns_merged"`
@@ -33,8 +34,8 @@ type DevChatReport struct {
 
 // WriteTable prints the report for people.
 func (r *DevChatReport) WriteTable(w io.Writer) error {
-	fmt.Fprintf(w, "%s: %d conversations, %d turns, %d memories (%d turns merged, %d missing), k=%d, as_of %s\n",
-		r.Data, r.Conversations, r.Turns, r.Memories, r.TurnsMerged, r.TurnsMissing, r.K, r.AsOf)
+	fmt.Fprintf(w, "%s: %d conversations, %d turns sent as %s, %d memories (%d turns merged, %d missing), k=%d, as_of %s\n",
+		r.Data, r.Conversations, r.Turns, r.Ingest, r.Memories, r.TurnsMerged, r.TurnsMissing, r.K, r.AsOf)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "category\tquestions\trecall_any@5\trecall_any@10\trecall_all@10\tndcg@10\t")
 	fmt.Fprintf(tw, "all\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t\n", r.Questions, r.RecallAny5, r.RecallAny10, r.RecallAll10, r.NDCG10)

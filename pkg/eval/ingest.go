@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
@@ -20,12 +21,22 @@ func tenantName(s string) string {
 	return string(b[:min(len(b), memory.MaxNameChars)])
 }
 
-// events are the sample's turns as "memory" events: type episode, the dia
-// id in a tag, the session date as the time (plus the turn's position, in
-// seconds, to keep the order), and an id that makes a rerun a no-op.
-func (r *runner) events(c *conversation) []memory.Event {
-	var out []memory.Event
+// events are the sample's turns as the run's ingest path sends them, and
+// how many turns they carry. Every turn's id is the set's prefix and its
+// dia id (a rerun is a no-op); its time is its own or its session's date
+// plus its position in seconds (to keep the order); the memories made from
+// it name that id among their sources, which is how a recalled memory is
+// traced back to the turns it was made from.
+//   - explicit: each turn a "memory" event, type episode, the dia id in a tag;
+//   - turns: each turn a "turn" event (speaker B as the assistant, the
+//     speaker's name as the name), then a session_end per session;
+//   - compaction: each session one compaction event (in parts of at most
+//     memory.MaxEventsBatch messages), the turns its messages with their ids.
+func (r *runner) events(c *conversation) (out []memory.Event, turns int) {
 	for _, se := range c.sample.Sessions {
+		session := fmt.Sprintf("session-%d", se.Number)
+		var msgs []memory.Message
+		var last time.Time
 		for i, t := range se.Turns {
 			dia, ok := ParseDiaID(t.DiaID)
 			if !ok || c.turns[dia] {
@@ -33,24 +44,73 @@ func (r *runner) events(c *conversation) []memory.Event {
 				continue
 			}
 			c.turns[dia] = true
-			e := memory.Event{ID: r.eventPrefix() + dia, Type: memory.EventMemory, Tenant: c.tenant,
-				SessionID: fmt.Sprintf("session-%d", se.Number),
-				Memory: &memory.MemoryInput{Content: TurnContent(t, r.cfg.Captions), Type: memory.TypeEpisode,
-					Tags: []string{diaTag(dia)}}}
+			turns++
+			id := r.eventPrefix() + dia
+			var ts time.Time
 			switch {
 			case !t.TS.IsZero():
-				e.TS = t.TS
+				ts = t.TS
 			case !se.Date.IsZero():
-				e.TS = se.Date.Add(time.Duration(i) * time.Second)
-				if e.TS.After(c.asOf) {
-					c.asOf = e.TS
+				ts = se.Date.Add(time.Duration(i) * time.Second)
+				if ts.After(c.asOf) {
+					c.asOf = ts
 				}
 			}
-			c.sources[c.tenant+":"+e.ID] = dia
-			out = append(out, e)
+			last = ts
+			c.sources[c.tenant+":"+id] = dia
+			switch r.cfg.Ingest {
+			case IngestTurns:
+				out = append(out, memory.Event{ID: id, Type: memory.EventTurn, Tenant: c.tenant, SessionID: session, TS: ts,
+					Role: c.role(t), Name: speakerName(t), Content: turnText(t, r.cfg.Captions)})
+			case IngestCompaction:
+				msgs = append(msgs, memory.Message{ID: id, Role: c.role(t), Name: speakerName(t), Content: turnText(t, r.cfg.Captions), TS: ts})
+			default:
+				out = append(out, memory.Event{ID: id, Type: memory.EventMemory, Tenant: c.tenant, SessionID: session, TS: ts,
+					Memory: &memory.MemoryInput{Content: TurnContent(t, r.cfg.Captions), Type: memory.TypeEpisode,
+						Tags: []string{diaTag(dia)}}})
+			}
+		}
+		switch {
+		case r.cfg.Ingest == IngestTurns && len(se.Turns) > 0:
+			out = append(out, memory.Event{ID: r.eventPrefix() + "end:" + session, Type: memory.EventSessionEnd, Tenant: c.tenant,
+				SessionID: session, TS: last})
+		case r.cfg.Ingest == IngestCompaction:
+			for part := 0; part*memory.MaxEventsBatch < len(msgs); part++ {
+				chunk := msgs[part*memory.MaxEventsBatch : min(len(msgs), (part+1)*memory.MaxEventsBatch)]
+				out = append(out, memory.Event{ID: fmt.Sprintf("%scompaction:%s:%d", r.eventPrefix(), session, part),
+					Type: memory.EventCompaction, Tenant: c.tenant, SessionID: session, TS: chunk[len(chunk)-1].TS, Messages: chunk})
+			}
 		}
 	}
-	return out
+	return out, turns
+}
+
+// role is the chat role a turn is sent with: the second speaker is the
+// assistant, anyone else the user.
+func (c *conversation) role(t Turn) string {
+	if c.sample.SpeakerB != "" && t.Speaker == c.sample.SpeakerB {
+		return "assistant"
+	}
+	return "user"
+}
+
+// speakerName is a turn's speaker as an event's name may carry it.
+func speakerName(t Turn) string {
+	n := strings.TrimSpace(t.Speaker)
+	if len(n) > memory.MaxNameChars {
+		n = n[:memory.MaxNameChars]
+	}
+	return n
+}
+
+// turnText is what a turn says, without the speaker (the name carries it):
+// with its speaker prefixed it is TurnContent.
+func turnText(t Turn, captions bool) string {
+	c := strings.TrimSpace(t.Text)
+	if captions && strings.TrimSpace(t.Caption) != "" {
+		c += " [shared an image: " + strings.TrimSpace(t.Caption) + "]"
+	}
+	return c
 }
 
 // eventPrefix starts every event id: the set's name and a colon.
@@ -63,12 +123,16 @@ func (r *runner) eventPrefix() string {
 
 func (r *runner) ingest(ctx context.Context) error {
 	all := make([][]memory.Event, len(r.convs))
+	events := 0
 	for i, c := range r.convs {
-		all[i] = r.events(c)
-		r.report.Turns += len(all[i])
+		var n int
+		all[i], n = r.events(c)
+		r.report.Turns += n
+		events += len(all[i])
 	}
+	r.report.Ingest = r.cfg.Ingest
 	posted := 0
-	r.cfg.progress(StageIngest, 0, r.report.Turns)
+	r.cfg.progress(StageIngest, 0, events)
 	for i, c := range r.convs {
 		evs := all[i]
 		for start := 0; start < len(evs); start += memory.MaxEventsBatch {
@@ -77,7 +141,7 @@ func (r *runner) ingest(ctx context.Context) error {
 				return fmt.Errorf("ingest %s: %w", c.sample.ID, err)
 			}
 			posted += len(batch)
-			r.cfg.progress(StageIngest, posted, r.report.Turns)
+			r.cfg.progress(StageIngest, posted, events)
 		}
 	}
 	return nil
@@ -154,9 +218,12 @@ func (r *runner) scan(ctx context.Context, c *conversation) error {
 				c.tagged[d], c.covered[d] = true, true
 			}
 		}
-		for _, s := range m.SourceIDs {
+		for i, s := range m.SourceIDs {
 			if d, ok := c.sources[s]; ok {
 				c.covered[d] = true
+				if i == 0 {
+					c.tagged[d] = true // the turn's own memory (its first source)
+				}
 			}
 		}
 	}

@@ -16,8 +16,10 @@ type Report struct {
 	Data          string `json:"data"`
 	K             int    `json:"k"`
 	Conversations int    `json:"conversations"`
-	Turns         int    `json:"turns"`
-	Memories      int    `json:"memories"`
+	// Ingest is the path the turns took (turns, compaction, explicit).
+	Ingest   string `json:"ingest,omitempty"`
+	Turns    int    `json:"turns"`
+	Memories int    `json:"memories"`
 	// TurnsMerged are turns stored into another turn's memory (an exact or
 	// near-duplicate text); TurnsMissing never showed up in any memory.
 	TurnsMerged  int `json:"turns_merged"`
@@ -49,8 +51,8 @@ type Skipped struct {
 
 // WriteTable prints the report for people.
 func (r *Report) WriteTable(w io.Writer) error {
-	fmt.Fprintf(w, "%s: %d conversations, %d turns, %d memories (%d turns merged, %d missing), k=%d\n",
-		r.Data, r.Conversations, r.Turns, r.Memories, r.TurnsMerged, r.TurnsMissing, r.K)
+	fmt.Fprintf(w, "%s: %d conversations, %d turns sent as %s, %d memories (%d turns merged, %d missing), k=%d\n",
+		r.Data, r.Conversations, r.Turns, r.Ingest, r.Memories, r.TurnsMerged, r.TurnsMissing, r.K)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "set\tcategory\tquestions\trecall_any@5\trecall_any@10\trecall_all@10\tndcg@10\t")
 	rows := func(set string, s *Summary) {

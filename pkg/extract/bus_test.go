@@ -116,6 +116,9 @@ func TestRuleCaptureOnly(t *testing.T) {
 	h.mustHandle(h.turn("t1", "user", prefTurn))
 	got := map[string]string{}
 	for _, f := range h.facts() {
+		if f.Rule == producerTranscript {
+			continue // the turn itself, kept as said (episodes_test.go)
+		}
 		got[f.Memory.Domain] = f.Memory.Content
 		if f.Memory.Source != memory.SourceRule {
 			t.Errorf("source %s", f.Memory.Source)
@@ -128,14 +131,14 @@ func TestRuleCaptureOnly(t *testing.T) {
 		t.Fatal("a session bucket without an LLM")
 	}
 	h.mustHandle(compaction("c1", conversation(6)))
-	if n := len(byRule(h.facts(), producerTranscript)); n != 2 {
-		t.Fatalf("transcript chunks without an LLM = %d", n)
+	if n := len(byRule(h.facts(), producerTranscript)); n != 1+6 {
+		t.Fatalf("transcript memories without an LLM = %d, want the turn's and the compaction's 6 (its tool message left out)", n)
 	}
 
 	// The filters run on rule facts too: here the length bound.
 	small := newHarness(t, harnessOpts{noLLM: true, cfg: func(c *Config) { c.Filter.MaxContentChars = 20 }})
 	small.mustHandle(small.turn("t1", "user", prefTurn))
-	if len(small.facts()) != 0 || small.counter(small.x.m.rejected, "too_long", producerRule) != 2 {
+	if len(small.facts()) != 1 || small.facts()[0].Rule != producerTranscript || small.counter(small.x.m.rejected, "too_long", producerRule) != 2 {
 		t.Fatalf("rule facts not filtered: %v", contents(small.facts()))
 	}
 }

@@ -37,10 +37,9 @@ type Config struct {
 	MaxTokens            int
 	Temperature          float64 // negative: the server's default
 
-	// Session transcripts (001): compacted messages indexed in blocks.
-	Transcripts     bool
-	TranscriptBlock int
-	Chunk           chunk.Config
+	// Transcripts keeps every conversation message as its own episodic
+	// transcript memory (001 §11, at turn granularity).
+	Transcripts bool
 
 	// Styles and the personality directive (001).
 	Personality          bool
@@ -53,7 +52,6 @@ type Config struct {
 const (
 	DefaultDebounce        = 5 * time.Second
 	DefaultTurnWindow      = 6
-	DefaultTranscriptBlock = 5
 	DefaultMinStyles       = 3
 )
 
@@ -81,9 +79,8 @@ func (c *Config) RegisterFlags(prefix string, fs *pflag.FlagSet) {
 	fs.IntVar(&c.MaxTokens, p+"max-tokens", 2048, "max_tokens of an extraction call (0: the server's default)")
 	fs.Float64Var(&c.Temperature, p+"temperature", 0, "temperature of extraction calls (negative: the server's default)")
 
-	fs.BoolVar(&c.Transcripts, p+"transcripts", true, "index compacted messages as searchable session-transcript chunks")
-	fs.IntVar(&c.TranscriptBlock, p+"transcript-block", DefaultTranscriptBlock, "messages per transcript block")
-	c.Chunk.RegisterFlags(prefix+"transcript-", fs)
+	fs.BoolVar(&c.Transcripts, p+"transcripts", true, "keep every conversation message (turns, compaction and session-end messages) as a searchable transcript memory")
+	deprecatedTranscriptFlags(prefix, fs)
 
 	fs.BoolVar(&c.Personality, p+"personality", true, "synthesise a personality directive from style observations (needs the LLM)")
 	fs.IntVar(&c.MinStyleObservations, p+"min-style-observations", DefaultMinStyles, "live style observations needed before a directive is synthesised")
@@ -108,7 +105,6 @@ func (c *Config) Validate() error {
 	positive("max-message-chars", c.MaxMessageChars)
 	positive("max-windows", c.MaxWindows)
 	positive("max-facts", c.MaxFacts)
-	positive("transcript-block", c.TranscriptBlock)
 	positive("min-style-observations", c.MinStyleObservations)
 	for name, d := range map[string]time.Duration{"timeout": c.HandlerTimeout, "debounce": c.Debounce,
 		"extract-timeout": c.ExtractTimeout, "lease-ttl": c.LeaseTTL, "session-ttl": c.SessionTTL} {
@@ -126,9 +122,6 @@ func (c *Config) Validate() error {
 	if c.MaxTokens < 0 {
 		errs = append(errs, fmt.Errorf("extractor-max-tokens must not be negative (got %d)", c.MaxTokens))
 	}
-	if err := c.Chunk.Validate(); err != nil {
-		errs = append(errs, fmt.Errorf("transcript chunks: %w", err))
-	}
 	if err := c.Filter.Validate(); err != nil {
 		errs = append(errs, err)
 	}
@@ -140,4 +133,19 @@ func DefaultConfig() Config {
 	var c Config
 	c.RegisterFlags("", pflag.NewFlagSet("defaults", pflag.ContinueOnError))
 	return c
+}
+
+// deprecatedTranscriptFlags keeps the flags of the block transcripts
+// (messages joined in blocks and chunked) parsing, with a warning: every
+// message is its own transcript memory now, so they have no effect.
+func deprecatedTranscriptFlags(prefix string, fs *pflag.FlagSet) {
+	old := pflag.NewFlagSet("transcript-chunks", pflag.ContinueOnError)
+	old.Int(prefix+"extractor-transcript-block", 5, "messages per transcript block")
+	var c chunk.Config
+	c.RegisterFlags(prefix+"transcript-", old)
+	old.VisitAll(func(f *pflag.Flag) {
+		f.Deprecated = "transcripts are kept one memory per message; the flag has no effect"
+		f.Hidden = true
+		fs.AddFlag(f)
+	})
 }

@@ -28,9 +28,7 @@ const heartbeatEvery = 10 * time.Second
 func (x *Extractor) handleCompaction(ctx context.Context, d *bus.Delivery, e *memory.Event) error {
 	o := eventOrigin(e, memory.SourceCompaction)
 	facts := x.capture(o, e.Messages)
-	if x.cfg.Transcripts {
-		facts = append(facts, x.transcripts(o, e.Messages)...)
-	}
+	facts = append(facts, x.episodes(o, messagesSaid(e), nil)...)
 	if err := x.publish(ctx, facts); err != nil {
 		return fmt.Errorf("compaction %s: %w", e.ID, err)
 	}
@@ -49,7 +47,8 @@ func (x *Extractor) handleCompaction(ctx context.Context, d *bus.Delivery, e *me
 // extraction, and forgets the session's buffer after.
 func (x *Extractor) handleSessionEnd(ctx context.Context, d *bus.Delivery, e *memory.Event) error {
 	o := eventOrigin(e, memory.SourceExit)
-	if err := x.publish(ctx, x.capture(o, e.Messages)); err != nil {
+	facts := append(x.capture(o, e.Messages), x.episodes(o, messagesSaid(e), nil)...)
+	if err := x.publish(ctx, facts); err != nil {
 		return fmt.Errorf("session end %s: %w", e.ID, err)
 	}
 	if !x.llmOn() {

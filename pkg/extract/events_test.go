@@ -33,30 +33,32 @@ func conversation(n int) []memory.Message {
 }
 
 // TestCompaction extracts compacted messages once per cycle: rule facts,
-// transcript chunks (blocks of 5 messages, tagged, episodic) and the
-// model's facts; the same cycle sent again calls the model no more.
+// one transcript memory per message (tagged, episodic, the message before
+// it as evidence) and the model's facts; the same cycle sent again calls
+// the model no more.
 func TestCompaction(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	h.srv.Handle(script(goodAnswers))
 	msgs := conversation(12)
 	h.mustHandle(compaction("c1", msgs))
 
-	chunks := byRule(h.facts(), producerTranscript)
-	if len(chunks) != 3 {
-		t.Fatalf("transcript chunks = %d, want 3 (12 messages in blocks of 5)", len(chunks))
+	said := byRule(h.facts(), producerTranscript)
+	if len(said) != 12 {
+		t.Fatalf("transcript memories = %d, want 12 (12 messages, the tool message left out)", len(said))
 	}
-	for _, c := range chunks {
+	for _, c := range said {
 		m := c.Memory
 		if m.Type != memory.TypeEpisode || m.Kind != memory.KindEpisodic || !slices.Contains(m.Tags, recall.TranscriptTag) ||
-			m.Source != memory.SourceCompaction || m.Key != "transcript/s1" {
-			t.Fatalf("chunk = %+v", m)
+			m.Source != memory.SourceCompaction || m.Key != "transcript/s1" || m.Session != "s1" {
+			t.Fatalf("transcript memory = %+v", m)
 		}
 		if strings.Contains(m.Content, "sk-proj") || strings.Contains(m.Content, "tool output") {
 			t.Fatal("a tool message reached the transcript")
 		}
 	}
-	if !strings.HasPrefix(chunks[0].Memory.Content, "user: "+prefTurn+"\n\nassistant: ") {
-		t.Fatalf("chunk text = %q", chunks[0].Memory.Content[:60])
+	if said[0].Memory.Content != "user: "+prefTurn || said[1].Memory.Evidence != "user: "+prefTurn ||
+		!strings.HasPrefix(said[1].Memory.Content, "assistant: Reply 1") {
+		t.Fatalf("first two: %q / %q (evidence %q)", said[0].Memory.Content, said[1].Memory.Content, said[1].Memory.Evidence)
 	}
 	if len(byRule(h.facts(), producerLLM)) == 0 || len(h.srv.Requests()) != 3 {
 		t.Fatalf("model facts %d, calls %d", len(byRule(h.facts(), producerLLM)), len(h.srv.Requests()))

@@ -40,11 +40,17 @@ func (x *Extractor) Handle(ctx context.Context, d *bus.Delivery) error {
 	return nil
 }
 
-// handleTurn publishes the turn's rule facts, then, with an LLM, buffers
-// the turn for its session's debounced extraction; the turn is
-// acknowledged only once it is buffered.
+// handleTurn publishes the turn's transcript memory and rule facts, then,
+// with an LLM, buffers the turn for its session's debounced extraction;
+// the turn is acknowledged only once it is buffered.
 func (x *Extractor) handleTurn(ctx context.Context, e *memory.Event) error {
-	if err := x.publish(ctx, x.Capture(e)); err != nil {
+	facts := x.Capture(e)
+	m := turnSaid(e)
+	short := m
+	short.content = cutRunes(m.content, contextChars)
+	prev := x.last.swap(sessionKey(e.Tenant, e.Namespace, e.SessionID), short)
+	facts = append(facts, x.episodes(eventOrigin(e, memory.SourceTurn), []said{m}, prev)...)
+	if err := x.publish(ctx, facts); err != nil {
 		return fmt.Errorf("event %s: %w", e.ID, err)
 	}
 	if !x.llmOn() {

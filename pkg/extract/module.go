@@ -30,7 +30,6 @@ import (
 
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/domains"
-	"github.com/recollect-dev/recollect/pkg/embed/chunk"
 	"github.com/recollect-dev/recollect/pkg/extract/filter"
 	"github.com/recollect-dev/recollect/pkg/extract/rules"
 	"github.com/recollect-dev/recollect/pkg/lock"
@@ -52,7 +51,7 @@ type Extractor struct {
 	rules    *rules.Capturer
 	filter   *filter.Filter // facts: at most --filter-max-content-chars
 	long     *filter.Filter // explicit memories, transcript chunks, directives: up to memory.MaxContentChars
-	chunker  *chunk.Splitter
+	last     *lastSaid // the last message of recent sessions: a streamed turn's context
 	domains  *domains.Registry
 	chat     Chatter // nil: rule capture only
 	locks    lock.Locker
@@ -83,17 +82,13 @@ func New(cfg Config, b Bus, reg prometheus.Registerer, log *slog.Logger, now fun
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	chunker, err := chunk.New(cfg.Chunk)
-	if err != nil {
-		return nil, err
-	}
 	x := &Extractor{
 		cfg:     cfg,
 		bus:     b,
 		rules:   rules.New(),
 		filter:  filter.New(filter.WithConfig(cfg.Filter)),
 		long:    filter.New(filter.WithConfig(cfg.Filter), filter.WithMaxContentChars(memory.MaxContentChars)),
-		chunker: chunker,
+		last:    newLastSaid(),
 		domains: domains.Builtin(),
 		log:     log,
 		now:     now,

@@ -199,6 +199,16 @@ func cloneVectors(vs [][]float32) [][]float32 {
 // Superseded reports whether a newer memory replaced this one.
 func (m *Memory) Superseded() bool { return m.InvalidAt != nil }
 
+// TranscriptTag marks transcript memories: one episodic memory per
+// conversation message (a turn, or a message of a compaction or session
+// end), kept as said. Recall finds them (dampened), context quotes them
+// only in their own section, and the consolidation lifecycle leaves them
+// alone: they have a retention of their own.
+const TranscriptTag = "transcript"
+
+// Transcript reports whether m is a transcript memory.
+func (m *Memory) Transcript() bool { return slices.Contains(m.Tags, TranscriptTag) }
+
 // Explicit reports whether the memory was stated on purpose (learn, MCP,
 // "memory" events, import): such memories are never evicted by a cap.
 func (m *Memory) Explicit() bool { return m.Source == SourceAPI }

@@ -119,6 +119,7 @@ func (e *Event) Normalize(now time.Time) error {
 	}
 	for _, f := range []struct{ name, v string }{
 		{"session_id", e.SessionID}, {"subject", e.Subject}, {"channel", e.Channel}, {"agent", e.Agent},
+		{"name", e.Name},
 	} {
 		if err := checkName(f.name, f.v, MaxNameChars); err != nil {
 			return err
@@ -155,6 +156,12 @@ func (e *Event) Normalize(now time.Time) error {
 			}
 			if !roles[m.Role] {
 				return fieldErr(field+".role", "must be one of user, assistant, system, tool")
+			}
+			if err := checkName(field+".id", m.ID, MaxIDChars); err != nil {
+				return err
+			}
+			if err := checkName(field+".name", m.Name, MaxNameChars); err != nil {
+				return err
 			}
 			m.Content = CleanText(m.Content)
 			if err := checkContent(field+".content", m.Content, false); err != nil {

@@ -126,7 +126,10 @@ func TestContextBudgetRandomCorpora(t *testing.T) {
 				resp := e.context(t, req) // checks budget, sums, duplicates, archived, text
 				for _, inc := range resp.Memories {
 					m := byID[inc.Memory.ID]
-					if m.Archived || len(m.Tags) > 0 || scope.FitOf(m.Scope, scope.Clean(req.FilePath)) == scope.Out {
+					if transcript := m.Transcript(); transcript != (inc.Layer == LayerConversations) {
+						t.Fatalf("%s (transcript %v) in layer %s: transcripts are quoted in %s only", m.ID, transcript, inc.Layer, LayerConversations)
+					}
+					if m.Archived || len(m.Tags) > 0 && !m.Transcript() || scope.FitOf(m.Scope, scope.Clean(req.FilePath)) == scope.Out {
 						t.Fatalf("%s should not be injected: archived %v tags %q scope %q for %q", m.ID, m.Archived, m.Tags, m.Scope, req.FilePath)
 					}
 					if req.Subject != "" && m.Subject != req.Subject && m.Subject != "" && m.Subject != memory.LoreSubject {

@@ -42,6 +42,14 @@ type Config struct {
 	MaxStyle      int
 	MinConfidence float64
 
+	// ConversationTokens, ConversationMax and ConversationMinRelevance shape
+	// "From Earlier Conversations": transcript memories recall found above
+	// the relevance floor, quoted under their own token budget (0 tokens:
+	// the section is off).
+	ConversationTokens       int
+	ConversationMax          int
+	ConversationMinRelevance float64
+
 	// Resume section budgets in tokens (003: Core ~2k, Recent ~1k, Topics
 	// ~300-500, Triggers ~100-200); a request's budget scales them.
 	ResumeCore     int
@@ -74,6 +82,9 @@ func (c *Config) RegisterFlags(prefix string, fs *pflag.FlagSet) {
 	fs.IntVar(&c.MaxKnown, prefix+"context-max-known", 12, "most memories in the \"What You Know\" section")
 	fs.IntVar(&c.MaxStyle, prefix+"context-max-style", 3, "most style observations in the \"What You Know\" section")
 	fs.Float64Var(&c.MinConfidence, prefix+"context-min-confidence", 0.65, "confidence below which a memory stays out of \"What You Know\"")
+	fs.IntVar(&c.ConversationTokens, prefix+"context-conversation-tokens", 200, "token budget of the \"From Earlier Conversations\" section, quoting transcript memories (0: off)")
+	fs.IntVar(&c.ConversationMax, prefix+"context-conversation-max", 3, "most quoted messages in the \"From Earlier Conversations\" section")
+	fs.Float64Var(&c.ConversationMinRelevance, prefix+"context-conversation-min-relevance", 0.35, "recall relevance below which a transcript memory is not quoted in a context block")
 	fs.IntVar(&c.ResumeCore, prefix+"resume-core-tokens", 2000, "token budget of resume's Core section")
 	fs.IntVar(&c.ResumeRecent, prefix+"resume-recent-tokens", 1000, "token budget of resume's Recent section")
 	fs.IntVar(&c.ResumeTopics, prefix+"resume-topics-tokens", 400, "token budget of resume's Topics section")
@@ -113,6 +124,10 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("context-scope-boost must be at least 1 (got %g)", c.ScopeBoost)
 	case c.MinConfidence < 0 || c.MinConfidence > 1:
 		return fmt.Errorf("context-min-confidence must be between 0 and 1 (got %g)", c.MinConfidence)
+	case c.ConversationTokens < 0 || c.ConversationMax < 0:
+		return errors.New("context-conversation-tokens and context-conversation-max must not be negative")
+	case c.ConversationMinRelevance < 0 || c.ConversationMinRelevance > 1:
+		return fmt.Errorf("context-conversation-min-relevance must be between 0 and 1 (got %g)", c.ConversationMinRelevance)
 	case c.ResumeCore < 0 || c.ResumeRecent < 0 || c.ResumeTopics < 0 || c.ResumeTriggers < 0:
 		return errors.New("resume section budgets must not be negative")
 	case c.resumeBudget() < 1 || c.resumeBudget() > c.MaxBudget:

@@ -266,9 +266,18 @@ func TestContextExclusions(t *testing.T) {
 		mem("Another tenant's billing database is DynamoDB.", memory.TypeFact, func(m *memory.Memory) { m.Tenant = "globex" }),
 	)
 	resp := e.context(t, ContextRequest{Query: "Which billing database do we use?", Subject: "alice", Namespace: "proj"})
-	var got []string
+	var got, quoted []string
 	for _, inc := range resp.Memories {
+		if inc.Layer == LayerConversations {
+			quoted = append(quoted, inc.Memory.Content)
+			continue
+		}
 		got = append(got, inc.Memory.Content)
+	}
+	// What was said is quoted apart, under its heading, never as a fact.
+	if !slices.Equal(quoted, []string{"user: which billing database do we use again?"}) ||
+		!strings.Contains(resp.Context, "## From Earlier Conversations") {
+		t.Errorf("quoted %q\n%s", quoted, resp.Context)
 	}
 	// An invalid_at in the future is a supersession too: it leaves context.
 	want := []string{"The billing database is PostgreSQL 15."}

@@ -383,6 +383,41 @@ type Stats struct {
 	// them) of every content, in all and by domain.
 	Tokens       int            `json:"tokens"`
 	DomainTokens map[string]int `json:"domain_tokens"`
+	// Transcripts describes the transcript memories (one per conversation
+	// message; counted in the figures above too): their own retention
+	// keeps them unless an operator set one.
+	Transcripts TranscriptStats `json:"transcripts"`
+}
+
+// TranscriptStats counts a tenant's transcript memories.
+type TranscriptStats struct {
+	Memories int `json:"memories"`
+	Archived int `json:"archived"`
+	Chars    int `json:"chars"`
+	// Sessions counts the conversations they come from.
+	Sessions int        `json:"sessions"`
+	Oldest   *time.Time `json:"oldest,omitempty"`
+	Newest   *time.Time `json:"newest,omitempty"`
+}
+
+// add counts m, a transcript memory.
+func (t *TranscriptStats) add(m *memory.Memory, sessions map[string]bool) {
+	t.Memories++
+	if m.Archived {
+		t.Archived++
+	}
+	t.Chars += len(m.Content)
+	if !sessions[m.Session] {
+		sessions[m.Session] = true
+		t.Sessions++
+	}
+	at := m.ValidFrom
+	if t.Oldest == nil || at.Before(*t.Oldest) {
+		t.Oldest = &at
+	}
+	if t.Newest == nil || at.After(*t.Newest) {
+		t.Newest = &at
+	}
 }
 
 func (q *Query) stats(w http.ResponseWriter, r *http.Request) {
@@ -397,8 +432,12 @@ func (q *Query) stats(w http.ResponseWriter, r *http.Request) {
 	}
 	s := Stats{Tenant: tenant, Domains: map[string]int{}, Types: map[string]int{}, Kinds: map[string]int{}, Layers: map[string]int{},
 		DomainTokens: map[string]int{}}
+	sessions := map[string]bool{}
 	err = q.store.Scroll(r.Context(), tenant, everything, func(m memory.Memory) error {
 		s.Memories++
+		if m.Transcript() {
+			s.Transcripts.add(&m, sessions)
+		}
 		if m.Archived {
 			s.Archived++
 		}

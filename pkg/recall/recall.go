@@ -303,9 +303,9 @@ func (r *Recaller) filter(req Request) store.Filter {
 	}
 }
 
-// TranscriptTag marks session-transcript chunks: searchable, dampened,
-// never injected into prompts.
-const TranscriptTag = "transcript"
+// TranscriptTag marks transcript memories (one per conversation message):
+// searchable, dampened, never injected into prompts as facts.
+const TranscriptTag = memory.TranscriptTag
 
 // transcriptDampening is Nebo's factor for session-transcript chunks.
 const transcriptDampening = 0.6

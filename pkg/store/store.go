@@ -30,7 +30,8 @@ var ErrDimension = fmt.Errorf("vector width differs from the stored vectors': %w
 
 // Filter narrows a search, scroll or count. Zero values mean "any". Every
 // list field matches when the memory's value is one of the listed values
-// (Tags: when the memory has at least one of them). Archived memories are
+// (Tags: when the memory has at least one of them; ExcludeTags: when it
+// has none of them). Archived memories are
 // left out unless IncludeArchived, superseded ones (InvalidAt set) unless
 // IncludeSuperseded, quarantined ones (Quarantine set) unless
 // IncludeQuarantined; a memory both archived and superseded needs both.
@@ -44,7 +45,10 @@ type Filter struct {
 	Kinds      []memory.Kind
 	Layers     []memory.Layer
 	Tags       []string
-	Sessions   []string
+	// ExcludeTags leaves out memories holding any of these tags (the
+	// embedder's dedup never compares a fact with a transcript memory).
+	ExcludeTags []string
+	Sessions    []string
 	// Keys matches memories whose (normalised) key is one of these.
 	Keys            []string
 	IncludeArchived bool

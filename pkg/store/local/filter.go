@@ -22,6 +22,8 @@ type rowFilter struct {
 	beforeNsec        int32
 	tags              []string
 	tagBits           uint64 // any row with one of tags has one of these
+	exclude           []string
+	excludeBits       uint64 // a row with one of exclude has one of these
 	keys              []string
 	keyHashes         []uint32
 }
@@ -31,7 +33,7 @@ type rowFilter struct {
 // p.mu.
 func (p *partition) compileFilter(f *store.Filter) (rowFilter, bool) {
 	rf := rowFilter{includeArchived: f.IncludeArchived, includeSuperseded: f.IncludeSuperseded,
-		includeQuarantine: f.IncludeQuarantined, tags: f.Tags, keys: f.Keys}
+		includeQuarantine: f.IncludeQuarantined, tags: f.Tags, exclude: f.ExcludeTags, keys: f.Keys}
 	lists := [numStrCols][]string{
 		colNamespace: f.Namespaces, colSubject: f.Subjects, colSession: f.Sessions, colDomain: f.Domains,
 		colType: asStrings(f.Types), colKind: asStrings(f.Kinds), colLayer: asStrings(f.Layers),
@@ -52,6 +54,9 @@ func (p *partition) compileFilter(f *store.Filter) (rowFilter, bool) {
 	}
 	for _, t := range f.Tags {
 		rf.tagBits |= p.cols.tagBit(t)
+	}
+	for _, t := range f.ExcludeTags {
+		rf.excludeBits |= p.cols.tagBit(t)
 	}
 	for _, k := range f.Keys {
 		rf.keyHashes = append(rf.keyHashes, p.cols.hashKey(k))
@@ -93,6 +98,9 @@ func (p *partition) match(rf *rowFilter, i int) bool {
 		if !slices.ContainsFunc(rf.keys, func(k string) bool { return k == string(key) }) {
 			return false
 		}
+	}
+	if len(rf.exclude) > 0 && c.tagBits[i]&rf.excludeBits != 0 && recHasAnyTag(p.record(i), rf.exclude) {
+		return false
 	}
 	return len(rf.tags) == 0 || c.tagBits[i]&rf.tagBits != 0 && recHasAnyTag(p.record(i), rf.tags)
 }

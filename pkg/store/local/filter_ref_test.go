@@ -27,6 +27,9 @@ func matches(m *memory.Memory, f *store.Filter) bool {
 	if len(f.Tags) > 0 && !hasAnyTag(m.Tags, f.Tags) {
 		return false
 	}
+	if hasAnyTag(m.Tags, f.ExcludeTags) {
+		return false
+	}
 	if !f.CreatedAfter.IsZero() && !m.CreatedAt.After(f.CreatedAfter) {
 		return false
 	}

@@ -19,6 +19,7 @@ func toFilter(tenant string, f store.Filter) *qdrant.Filter {
 	q.Must = appendAnyOf(q.Must, fKind, asStrings(f.Kinds))
 	q.Must = appendAnyOf(q.Must, fLayer, asStrings(f.Layers))
 	q.Must = appendAnyOf(q.Must, fTags, f.Tags)
+	q.MustNot = appendAnyOf(q.MustNot, fTags, f.ExcludeTags)
 	q.Must = appendAnyOf(q.Must, fSession, f.Sessions)
 	q.Must = appendAnyOf(q.Must, fKey, f.Keys)
 	if !f.CreatedAfter.IsZero() || !f.CreatedBefore.IsZero() {
