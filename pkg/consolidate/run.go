@@ -38,35 +38,35 @@ type run struct {
 	// transcripts are the tenant's transcript memories: outside the
 	// lifecycle, under their own retention.
 	transcripts []*memory.Memory
-	before  map[string]memory.Memory
-	created []memory.Memory
-	deleted []string
-	ops     []Op
-	stats   Stats
+	before      map[string]memory.Memory
+	created     []memory.Memory
+	deleted     []string
+	ops         []Op
+	stats       Stats
 
 	mergeQueue, reconcileQueue []pair
 }
 
 // Stats counts what an epoch did.
 type Stats struct {
-	Memories   int `json:"memories"`
+	Memories int `json:"memories"`
 	// Transcripts counts the transcript memories (not in Memories).
 	Transcripts         int `json:"transcripts"`
 	TranscriptsArchived int `json:"transcripts_archived,omitempty"`
-	Decayed    int `json:"decayed"`
-	Promoted   int `json:"promoted"`
-	Triaged    int `json:"triaged"`
-	Core       int `json:"core"`
-	Rejected   int `json:"rejected"`
-	Demoted    int `json:"demoted"`
-	Superseded int `json:"superseded"`
-	Merged     int `json:"merged"`
-	Distilled  int `json:"distilled"`
-	Audited    int `json:"audited"`
-	Refused    int `json:"refused"`
-	Archived   int `json:"archived"`
-	Deleted    int `json:"deleted"`
-	LLMCalls   int `json:"llm_calls"`
+	Decayed             int `json:"decayed"`
+	Promoted            int `json:"promoted"`
+	Triaged             int `json:"triaged"`
+	Core                int `json:"core"`
+	Rejected            int `json:"rejected"`
+	Demoted             int `json:"demoted"`
+	Superseded          int `json:"superseded"`
+	Merged              int `json:"merged"`
+	Distilled           int `json:"distilled"`
+	Audited             int `json:"audited"`
+	Refused             int `json:"refused"`
+	Archived            int `json:"archived"`
+	Deleted             int `json:"deleted"`
+	LLMCalls            int `json:"llm_calls"`
 }
 
 // Op is one operation of an epoch as the audit log records it.

@@ -50,9 +50,9 @@ type Config struct {
 
 // Defaults.
 const (
-	DefaultDebounce        = 5 * time.Second
-	DefaultTurnWindow      = 6
-	DefaultMinStyles       = 3
+	DefaultDebounce   = 5 * time.Second
+	DefaultTurnWindow = 6
+	DefaultMinStyles  = 3
 )
 
 // RegisterFlags adds the extractor flags.

@@ -51,7 +51,7 @@ type Extractor struct {
 	rules    *rules.Capturer
 	filter   *filter.Filter // facts: at most --filter-max-content-chars
 	long     *filter.Filter // explicit memories, transcript chunks, directives: up to memory.MaxContentChars
-	last     *lastSaid // the last message of recent sessions: a streamed turn's context
+	last     *lastSaid      // the last message of recent sessions: a streamed turn's context
 	domains  *domains.Registry
 	chat     Chatter // nil: rule capture only
 	locks    lock.Locker
