@@ -32,6 +32,12 @@ type DrainResult struct {
 	// many of them carry chunk vectors.
 	StoredMemories int `json:"stored_memories"`
 	Chunked        int `json:"chunked"`
+	// Turns: the backlog was streamed turns; Transcripts counts the
+	// transcript memories stored (one per turn), StoreBytesPerMessage the
+	// local store's bytes on disk (log, snapshot, vector files) per message.
+	Turns                bool    `json:"turns,omitempty"`
+	Transcripts          int     `json:"transcripts,omitempty"`
+	StoreBytesPerMessage float64 `json:"store_bytes_per_message"`
 	// The fields every bench command has: P50Ms and P99Ms are the times
 	// from the start of the drain until half and 99% of the backlog was
 	// stored, QPS the messages stored per second, Memories the memories
@@ -48,9 +54,16 @@ const drainNote = "one process: the backlog of explicit memories (code-heavy, 1-
 	"which stops; then the extractor and the embedder start on the same data dir (embedded JetStream, local store) and drain it: " +
 	"rule path, no LLM, each message one memory embedded chunk by chunk (built-in model), dedup-searched and stored with its chunk vectors"
 
+const drainTurnsNote = "one process: a backlog of streamed conversation (DevChat's generated sessions: short user messages, long code-heavy assistant replies; " +
+	"one turn event per message) is posted to /v1/events with only ingest running, which stops; then the extractor and the embedder start on the same data dir " +
+	"and drain it: rule capture plus one transcript memory per turn, no LLM, each embedded chunk by chunk (built-in model) and stored; a turn counts as stored at its first announced memory"
+
 // DrainOptions sizes a drain benchmark.
 type DrainOptions struct {
 	Messages int
+	// Turns makes the backlog streamed conversation turns (turn events)
+	// instead of explicit memories.
+	Turns bool
 	// MaxBytes caps a message's length (longMinBytes..longMaxBytes; 0:
 	// longMaxBytes); tests use short ones.
 	MaxBytes   int
@@ -72,6 +85,7 @@ func newBenchDrainCmd() *cobra.Command {
 	cmd.Flags().IntVar(&opt.MaxBytes, "max-bytes", longMaxBytes, fmt.Sprintf("longest message, %d to %d bytes", longMinBytes, longMaxBytes))
 	cmd.Flags().DurationVar(&opt.Timeout, "timeout", 2*time.Hour, "give up when the backlog is not stored within this")
 	cmd.Flags().StringVar(&opt.CPUProfile, "cpuprofile", "", "write a CPU profile of the drain to this file")
+	cmd.Flags().BoolVar(&opt.Turns, "turns", false, "the backlog is streamed conversation turns (turn events from DevChat's generated sessions), each kept as a transcript memory")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		res, err := BenchDrain(cmd.Context(), opt)
@@ -87,8 +101,9 @@ func newBenchDrainCmd() *cobra.Command {
 		fmt.Fprintf(w, "drain             %.1f s (start %.0f ms): %.1f messages/s, %.0f tokens/s (%.0f per CPU second)\n",
 			res.DrainSec, res.StartMs, res.MessagesPerSec, res.TokensPerSec, res.TokensPerCPUSec)
 		fmt.Fprintf(w, "half, 99%% stored  after %.1f s, %.1f s\n", res.P50Ms/1000, res.P99Ms/1000)
-		fmt.Fprintf(w, "stored            %d inserted, %d reinforced, %d updated; store holds %d memories, %d with chunk vectors\n",
-			res.Inserted, res.Reinforced, res.Updated, res.StoredMemories, res.Chunked)
+		fmt.Fprintf(w, "stored            %d inserted, %d reinforced, %d updated; store holds %d memories (%d transcripts), %d with chunk vectors\n",
+			res.Inserted, res.Reinforced, res.Updated, res.StoredMemories, res.Transcripts, res.Chunked)
+		fmt.Fprintf(w, "storage           %.0f bytes on disk per message (local store)\n", res.StoreBytesPerMessage)
 		fmt.Fprintf(w, "machine           %s\n", res.Machine)
 		fmt.Fprintf(w, "note              %s\n", res.Note)
 		return nil
@@ -126,6 +141,9 @@ func BenchDrain(ctx context.Context, opt DrainOptions) (DrainResult, error) {
 		return DrainResult{}, err
 	}
 	d.res.Note = drainNote
+	if opt.Turns {
+		d.res.Note = drainTurnsNote
+	}
 	d.res.Machine = thisMachine()
 	return d.res, nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/recollect-dev/recollect/internal/cputime"
+	"github.com/recollect-dev/recollect/internal/devchatgen"
 	"github.com/recollect-dev/recollect/pkg/app"
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/embed/minilm"
@@ -35,6 +36,7 @@ const (
 // takes the backlog and the app that drains it.
 type drainRun struct {
 	opt    DrainOptions
+	turns  []memory.Event // the backlog as turn events (--turns)
 	dir    string
 	log    *slog.Logger
 	tokens int // model tokens of the whole backlog
@@ -46,13 +48,51 @@ func newDrainRun(opt DrainOptions) (*drainRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &drainRun{opt: opt, dir: dir, log: slog.New(slog.DiscardHandler), res: DrainResult{Messages: opt.Messages}}, nil
+	d := &drainRun{opt: opt, dir: dir, log: slog.New(slog.DiscardHandler), res: DrainResult{Messages: opt.Messages, Turns: opt.Turns}}
+	if opt.Turns {
+		if d.turns, err = drainTurns(opt.Messages); err != nil {
+			os.RemoveAll(dir)
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// drainTurns is a backlog of n streamed turns: DevChat's generated
+// conversations, one session per bench session, repeated under new
+// session ids until there are n.
+func drainTurns(n int) ([]memory.Event, error) {
+	set, err := devchatgen.Generate(devchatgen.DefaultOptions())
+	if err != nil {
+		return nil, fmt.Errorf("generate the conversation: %w", err)
+	}
+	out := make([]memory.Event, 0, n)
+	for round := 0; len(out) < n; round++ {
+		for _, c := range set.Conversations {
+			for _, se := range c.Sessions {
+				for _, t := range se.Turns {
+					if len(out) == n {
+						return out, nil
+					}
+					out = append(out, memory.Event{ID: eventID(len(out)), Type: memory.EventTurn, Tenant: drainTenant,
+						SessionID: fmt.Sprintf("%s-%d-%d", c.ID, se.Number, round), Subject: c.User, Role: t.Role, Name: t.Speaker,
+						Content: t.Text, TS: t.TS})
+				}
+			}
+		}
+	}
+	return out, nil
 }
 
 func (d *drainRun) close() { os.RemoveAll(d.dir) }
 
 // message is backlog message i's content.
-func (d *drainRun) message(i int) string { return longMessageMax(i, d.opt.MaxBytes) }
+func (d *drainRun) message(i int) string {
+	if d.turns != nil {
+		return d.turns[i].Content
+	}
+	return longMessageMax(i, d.opt.MaxBytes)
+}
 
 // eventID is backlog message i's client id.
 func eventID(i int) string { return fmt.Sprintf("drain-%d", i) }
@@ -127,6 +167,10 @@ func (d *drainRun) publish(ctx context.Context) error {
 func (d *drainRun) postEvents(ctx context.Context, url string, start, end int) error {
 	events := make([]memory.Event, 0, end-start)
 	for i := start; i < end; i++ {
+		if d.turns != nil {
+			events = append(events, d.turns[i])
+			continue
+		}
 		events = append(events, memory.Event{ID: eventID(i), Type: memory.EventMemory, Tenant: drainTenant,
 			Memory: &memory.MemoryInput{Content: d.message(i)}})
 	}
@@ -265,11 +309,42 @@ func (d *drainRun) verify(ctx context.Context) error {
 		if len(m.ChunkVectors) > 0 {
 			d.res.Chunked++
 		}
+		if m.Transcript() {
+			d.res.Transcripts++
+		}
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("scroll the drained store: %w", err)
 	}
+	if d.opt.Turns && d.res.Transcripts != d.opt.Messages {
+		return fmt.Errorf("%d transcript memories for %d streamed turns", d.res.Transcripts, d.opt.Messages)
+	}
+	size, err := dirBytes(filepath.Join(d.dir, "store"))
+	if err != nil {
+		return err
+	}
+	d.res.StoreBytesPerMessage = float64(size) / float64(d.opt.Messages)
 	d.res.Memories = d.res.StoredMemories
 	return nil
+}
+
+// dirBytes is the bytes of the files under dir.
+func dirBytes(dir string) (int64, error) {
+	var n int64
+	err := filepath.WalkDir(dir, func(_ string, e os.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		info, err := e.Info()
+		if err != nil {
+			return err
+		}
+		n += info.Size()
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("size of %s: %w", dir, err)
+	}
+	return n, nil
 }

@@ -37,3 +37,13 @@ func TestBenchDrainCountsTheBacklog(t *testing.T) {
 		t.Errorf("p50 %v ms, p99 %v ms, drain %v ms: want p50 <= p99 <= drain", p50, p99, all)
 	}
 }
+
+// TestBenchDrainStreamedTurns drains a backlog of streamed turns: every
+// turn is kept as one transcript memory, and the storage per turn is
+// measured.
+func TestBenchDrainStreamedTurns(t *testing.T) {
+	res := runBench(t, "drain", "--turns", "--messages", "20", "--timeout", "3m")
+	if res["transcripts"] != float64(20) || res["messages"] != float64(20) || res["store_bytes_per_message"].(float64) <= 0 {
+		t.Fatalf("drain of 20 turns: %v", res)
+	}
+}

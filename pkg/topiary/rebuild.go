@@ -30,9 +30,10 @@ func (t *Topiary) Rebuild(ctx context.Context, tenant string) error {
 	// The builder copies each vector as the scroll hands it over, so the
 	// memories are never all held with their vectors. The filter leaves out
 	// archived and superseded memories: they keep their history but are
-	// not in the index.
+	// not in the index; and transcript memories (what was said, message by
+	// message): topics organise what is known, not the conversation.
 	b := topics.NewBuilder()
-	err = t.store.Scroll(ctx, tenant, store.Filter{}, func(m memory.Memory) error {
+	err = t.store.Scroll(ctx, tenant, indexed, func(m memory.Memory) error {
 		b.Add(topics.Item{ID: m.ID, Vector: m.Vector, Text: m.Content, Domain: m.Domain, Importance: m.Importance})
 		return nil
 	})
@@ -73,7 +74,7 @@ func (t *Topiary) rebuildMissing(ctx context.Context) {
 			}
 			continue
 		}
-		n, err := t.store.Count(ctx, tenant, store.Filter{})
+		n, err := t.store.Count(ctx, tenant, indexed)
 		if err != nil {
 			t.log.WarnContext(ctx, "count memories for the start-up rebuild", "tenant", tenant, "error", err)
 			continue
@@ -96,3 +97,7 @@ func (t *Topiary) rebuildMissing(ctx context.Context) {
 		}
 	}
 }
+
+// indexed is what a topic tree organises: current memories, not the
+// transcript memories.
+var indexed = store.Filter{ExcludeTags: []string{memory.TranscriptTag}}

@@ -62,6 +62,9 @@ func startCluster(t *testing.T) *cluster {
 func TestSplitDeployment(t *testing.T) {
 	c := startCluster(t)
 	t.Run("recall across processes", func(t *testing.T) { recallAcrossProcesses(t, c) })
+	t.Run("a streamed conversation across processes", func(t *testing.T) {
+		streamConversation(t, c.procs["ingest"].url(), c.procs["query"].url(), "talk")
+	})
 	t.Run("kill workers mid-stream", func(t *testing.T) { killWorkersMidStream(t, c) })
 	t.Run("lifecycle across processes", func(t *testing.T) { lifecycleAcrossProcesses(t, c) })
 }
