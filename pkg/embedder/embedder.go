@@ -49,6 +49,8 @@ type Embedder struct {
 	reindexC *bus.Consumer
 	// mu serialises read-modify-write of one memory within the process.
 	mu       [64]sync.Mutex
+	// sessMu serialises the transcript memories of a session (context.go).
+	sessMu [16]sync.Mutex
 	outcomes *prometheus.CounterVec
 	merges   *prometheus.CounterVec
 	reindexN *prometheus.CounterVec
@@ -150,6 +152,10 @@ func (e *Embedder) upsert(ctx context.Context, f *memory.FactMessage) error {
 	if err := m.Validate(); err != nil {
 		return bus.Permanent(fmt.Errorf("invalid fact: %w", err))
 	}
+	if m.Transcript() {
+		unlockSession := e.lockSession(&m)
+		defer unlockSession()
+	}
 	unlock := e.lockID(m.Tenant, m.ID)
 	existing, err := e.store.Get(ctx, m.Tenant, m.ID)
 	switch {
@@ -163,6 +169,13 @@ func (e *Embedder) upsert(ctx context.Context, f *memory.FactMessage) error {
 	case !errors.Is(err, store.ErrNotFound):
 		unlock()
 		return fmt.Errorf("look up memory %s: %w", m.ID, err)
+	}
+	var next *memory.Memory
+	if m.Transcript() {
+		if next, err = e.linkContext(ctx, &m); err != nil {
+			unlock()
+			return err
+		}
 	}
 	vec, found, err := e.near(ctx, m)
 	if err != nil {
@@ -208,6 +221,9 @@ func (e *Embedder) upsert(ctx context.Context, f *memory.FactMessage) error {
 			"memory", a.id, "fact", m.ID, "verdict", a.verdict.Verdict.String(), "reason", a.verdict.Reason)
 	}
 	e.outcomes.WithLabelValues(outcome).Inc()
+	if err := e.relinkNext(ctx, m, next); err != nil {
+		return err // redelivered: the memory is there, the link is made again
+	}
 	return e.announce(ctx, m, memory.StoredInserted, f.SourceEvent)
 }
 

@@ -19,10 +19,6 @@ const TranscriptTag = memory.TranscriptTag
 // by search, never a fact to keep in a prompt's facts.
 const transcriptImportance = 0.2
 
-// contextChars bounds the predecessor quoted as a transcript memory's
-// evidence: enough for the question a short reply answers.
-const contextChars = 480
-
 // said is one conversation message on its way to its transcript memory.
 type said struct {
 	id      string // the message id: a turn's event id, or Message.ID ("" when the agent gave none)
@@ -86,25 +82,23 @@ func (m *said) identity(content string, eventTS time.Time) string {
 
 // episodes keeps every message of msgs as its own transcript memory
 // (001 §11 at turn granularity): an episodic memory "speaker: text" with
-// the message before it as evidence (the context a short reply needs),
-// provenance to the message (its id and the carrying event in the source
-// ids, the session, the message's time as valid time) and an id from the
-// message's identity, so the same message arriving by several paths is
-// stored once (reinforced by the later path). prev is the message before
-// the first of msgs, when known. Tool and system messages are not
+// the message before it in msgs as evidence (the context a short reply
+// needs; the embedder links the first, and a streamed turn, to the message
+// before it in the session), provenance to the message (its id and the
+// carrying event in the source ids, the session, the message's time as
+// valid time) and an id from the message's identity, so the same message
+// arriving by several paths is stored once (reinforced by the later
+// path). Tool and system messages are not
 // conversation and are left out; a message holding a secret is stored
 // with it redacted, one that looks like an instruction to the model is
 // stored quarantined (never quoted into a prompt) — nothing said is
 // dropped silently.
-func (x *Extractor) episodes(o *origin, msgs []said, prev *said) []memory.FactMessage {
+func (x *Extractor) episodes(o *origin, msgs []said) []memory.FactMessage {
 	if !x.cfg.Transcripts {
 		return nil
 	}
 	var out []memory.FactMessage
 	var before string
-	if prev != nil {
-		before = prev.line(cutRunes(strings.TrimSpace(memory.CleanText(prev.content)), contextChars))
-	}
 	for i := range msgs {
 		m := &msgs[i]
 		if !extractable(m.role) {
@@ -138,7 +132,7 @@ func (x *Extractor) episodes(o *origin, msgs []said, prev *said) []memory.FactMe
 			confidence: memory.ConfidenceUnknown, rule: producerTranscript, producer: producerTranscript,
 			id: memory.DeterministicID(o.tenant, o.namespace, "transcript", o.session, m.identity(text, o.ts)),
 		})
-		before = m.line(cutRunes(text, contextChars))
+		before = memory.TranscriptContext(content)
 		if !ok {
 			continue
 		}

@@ -22,8 +22,8 @@ func transcriptsByID(h *harness) map[string][]memory.FactMessage {
 
 // TestTurnsKeptAsSaid: every streamed turn, whatever it says, is kept as
 // its own transcript memory with provenance to the message (event id,
-// session, time, speaker) and the turn before it as evidence; without an
-// LLM too.
+// session, time, speaker); without an LLM too. (The embedder links a turn
+// to the one before it: pkg/embedder's TestTranscriptContext.)
 func TestTurnsKeptAsSaid(t *testing.T) {
 	h := newHarness(t, harnessOpts{noLLM: true})
 	turns := []*memory.Event{
@@ -39,15 +39,15 @@ func TestTurnsKeptAsSaid(t *testing.T) {
 	if len(got) != 3 {
 		t.Fatalf("transcript memories = %d, want one per turn (3)", len(got))
 	}
-	want := []struct{ content, evidence string }{
-		{"Caroline: What's your favourite hiking trail around here?", ""},
-		{"assistant: Never done it before.", "Caroline: What's your favourite hiking trail around here?"},
-		{"user: Good idea, I'll try that", "assistant: Never done it before."},
+	want := []string{
+		"Caroline: What's your favourite hiking trail around here?",
+		"assistant: Never done it before.",
+		"user: Good idea, I'll try that",
 	}
 	for i, f := range got {
 		m := f.Memory
-		if m.Content != want[i].content || m.Evidence != want[i].evidence {
-			t.Errorf("turn %d: content %q evidence %q, want %q / %q", i, m.Content, m.Evidence, want[i].content, want[i].evidence)
+		if m.Content != want[i] {
+			t.Errorf("turn %d: content %q, want %q", i, m.Content, want[i])
 		}
 		if !m.Transcript() || m.Type != memory.TypeEpisode || m.Source != memory.SourceTurn || m.Session != "s1" ||
 			m.Subject != "alice" || !m.ValidFrom.Equal(turns[i].TS) || !slices.Equal(m.SourceIDs, []string{bus.EventMsgID("acme", turns[i].ID)}) {
@@ -132,26 +132,5 @@ func TestTranscriptKeepsWhatFiltersWouldDrop(t *testing.T) {
 	}
 	if injected == nil || !injected.Quarantined() {
 		t.Fatalf("instruction-like message not kept quarantined: %+v", injected)
-	}
-}
-
-// TestLastSaidBounded: the context cache forgets the oldest sessions and
-// never gives a later message as the context of an earlier one.
-func TestLastSaidBounded(t *testing.T) {
-	l := newLastSaid()
-	if p := l.swap("a", said{id: "1", content: "one", ts: t0}); p != nil {
-		t.Fatal("context for a first message")
-	}
-	if p := l.swap("a", said{id: "2", content: "two", ts: t0.Add(time.Second)}); p == nil || p.content != "one" {
-		t.Fatalf("context %+v, want one", p)
-	}
-	if p := l.swap("a", said{id: "0", content: "zero", ts: t0.Add(-time.Second)}); p != nil {
-		t.Fatalf("an earlier message got a later one as context: %+v", p)
-	}
-	for i := range lastSaidSessions + 10 {
-		l.swap(strings.Repeat("s", 1)+string(rune('a'+i%26))+time.Duration(i).String(), said{id: "x", ts: t0})
-	}
-	if len(l.byKey) > lastSaidSessions {
-		t.Fatalf("%d sessions remembered, bound %d", len(l.byKey), lastSaidSessions)
 	}
 }

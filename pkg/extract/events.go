@@ -28,7 +28,7 @@ const heartbeatEvery = 10 * time.Second
 func (x *Extractor) handleCompaction(ctx context.Context, d *bus.Delivery, e *memory.Event) error {
 	o := eventOrigin(e, memory.SourceCompaction)
 	facts := x.capture(o, e.Messages)
-	facts = append(facts, x.episodes(o, messagesSaid(e), nil)...)
+	facts = append(facts, x.episodes(o, messagesSaid(e))...)
 	if err := x.publish(ctx, facts); err != nil {
 		return fmt.Errorf("compaction %s: %w", e.ID, err)
 	}
@@ -47,7 +47,7 @@ func (x *Extractor) handleCompaction(ctx context.Context, d *bus.Delivery, e *me
 // extraction, and forgets the session's buffer after.
 func (x *Extractor) handleSessionEnd(ctx context.Context, d *bus.Delivery, e *memory.Event) error {
 	o := eventOrigin(e, memory.SourceExit)
-	facts := append(x.capture(o, e.Messages), x.episodes(o, messagesSaid(e), nil)...)
+	facts := append(x.capture(o, e.Messages), x.episodes(o, messagesSaid(e))...)
 	if err := x.publish(ctx, facts); err != nil {
 		return fmt.Errorf("session end %s: %w", e.ID, err)
 	}

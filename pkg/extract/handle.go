@@ -44,12 +44,9 @@ func (x *Extractor) Handle(ctx context.Context, d *bus.Delivery) error {
 // with an LLM, buffers the turn for its session's debounced extraction;
 // the turn is acknowledged only once it is buffered.
 func (x *Extractor) handleTurn(ctx context.Context, e *memory.Event) error {
-	facts := x.Capture(e)
-	m := turnSaid(e)
-	short := m
-	short.content = cutRunes(m.content, contextChars)
-	prev := x.last.swap(sessionKey(e.Tenant, e.Namespace, e.SessionID), short)
-	facts = append(facts, x.episodes(eventOrigin(e, memory.SourceTurn), []said{m}, prev)...)
+	// The message before the turn is linked by the embedder, which sees
+	// the session's messages whatever order they are handled in.
+	facts := append(x.Capture(e), x.episodes(eventOrigin(e, memory.SourceTurn), []said{turnSaid(e)})...)
 	if err := x.publish(ctx, facts); err != nil {
 		return fmt.Errorf("event %s: %w", e.ID, err)
 	}

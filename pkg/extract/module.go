@@ -51,7 +51,6 @@ type Extractor struct {
 	rules    *rules.Capturer
 	filter   *filter.Filter // facts: at most --filter-max-content-chars
 	long     *filter.Filter // explicit memories, transcript chunks, directives: up to memory.MaxContentChars
-	last     *lastSaid      // the last message of recent sessions: a streamed turn's context
 	domains  *domains.Registry
 	chat     Chatter // nil: rule capture only
 	locks    lock.Locker
@@ -88,7 +87,6 @@ func New(cfg Config, b Bus, reg prometheus.Registerer, log *slog.Logger, now fun
 		rules:   rules.New(),
 		filter:  filter.New(filter.WithConfig(cfg.Filter)),
 		long:    filter.New(filter.WithConfig(cfg.Filter), filter.WithMaxContentChars(memory.MaxContentChars)),
-		last:    newLastSaid(),
 		domains: domains.Builtin(),
 		log:     log,
 		now:     now,

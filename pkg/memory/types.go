@@ -5,6 +5,7 @@ package memory
 import (
 	"slices"
 	"time"
+	"unicode/utf8"
 )
 
 // Limits shared by every stage. A value over a limit is rejected with a
@@ -205,6 +206,20 @@ func (m *Memory) Superseded() bool { return m.InvalidAt != nil }
 // only in their own section, and the consolidation lifecycle leaves them
 // alone: they have a retention of their own.
 const TranscriptTag = "transcript"
+
+// TranscriptContextChars bounds the message quoted as a transcript
+// memory's evidence: the message said before it in its session.
+const TranscriptContextChars = 480
+
+// TranscriptContext is the evidence a transcript memory gives the message
+// said after it: its content ("speaker: text"), cut to
+// TranscriptContextChars characters.
+func TranscriptContext(content string) string {
+	if utf8.RuneCountInString(content) <= TranscriptContextChars {
+		return content
+	}
+	return string([]rune(content)[:TranscriptContextChars])
+}
 
 // Transcript reports whether m is a transcript memory.
 func (m *Memory) Transcript() bool { return slices.Contains(m.Tags, TranscriptTag) }
