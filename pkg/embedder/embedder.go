@@ -48,9 +48,9 @@ type Embedder struct {
 	consumer *bus.Consumer
 	reindexC *bus.Consumer
 	// mu serialises read-modify-write of one memory within the process.
-	mu       [64]sync.Mutex
+	mu [64]sync.Mutex
 	// sessMu serialises the transcript memories of a session (context.go).
-	sessMu [16]sync.Mutex
+	sessMu   [16]sync.Mutex
 	outcomes *prometheus.CounterVec
 	merges   *prometheus.CounterVec
 	reindexN *prometheus.CounterVec
