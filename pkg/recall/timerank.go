@@ -116,6 +116,9 @@ func (req *Request) checkTime(now time.Time) error {
 	if err := memory.CheckTime("as_of", req.AsOf.Time, now, MaxAsOfFuture); err != nil {
 		return err
 	}
+	if err := memory.CheckTime("known_at", req.KnownAt.Time, now, MaxAsOfFuture); err != nil {
+		return err
+	}
 	switch req.Filters.Time {
 	case TimeFilterSoft, TimeFilterQuery:
 	default:
@@ -131,6 +134,7 @@ func (r *Recaller) readTime(req *Request) error {
 	if err := req.checkTime(now); err != nil {
 		return err
 	}
+	req.view = memory.TimeView{AsOf: req.AsOf.Time, KnownAt: req.KnownAt.Time}
 	if req.AsOf.IsZero() {
 		req.AsOf = Instant{now}
 	}
