@@ -90,6 +90,9 @@ func TestReplayedHistoryKeepsValidTime(t *testing.T) {
 		!strings.Contains(got.Context, "MySQL 8") || strings.Contains(got.Context, "Postgres") {
 		t.Fatalf("as_of a day before the update: %v\n%s", ids(got), got.Context)
 	}
+	if got := ask(map[string]any{"as_of": rfc(dayBefore)}); got.Time == nil || !got.Time.ValidAt.Equal(dayBefore) || !got.Time.KnownAt.IsZero() {
+		t.Fatalf("as_of explained as %+v", got.Time)
+	}
 	if got := ask(map[string]any{"as_of": rfc(dayAfter)}); ids(got)[mysql] || !ids(got)[postgres] {
 		t.Fatalf("as_of a day after the update: %v", ids(got))
 	}
