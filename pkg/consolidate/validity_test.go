@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recollect-dev/recollect/pkg/llm"
 	"github.com/recollect-dev/recollect/pkg/memory"
 )
 
@@ -58,5 +59,32 @@ func TestEpochMigratesValidUntil(t *testing.T) {
 	}
 	if ops := f.journal.ops(PhaseValidity, "adjust"); len(ops) != 1 {
 		t.Fatalf("validity log: %+v", ops)
+	}
+}
+
+// A project status distilled from replayed session notes is valid from
+// the newest note's time, not from the epoch's.
+func TestDistilledStatusValidFromTheNewestNote(t *testing.T) {
+	f := newFixture(t, llm.LevelAuto)
+	f.llm.Handle(script{
+		triage:  func(u string) any { return everyHandle(u, "action", "keep") },
+		distill: func(string) any { return map[string]any{"status": "Auth migration done; billing export in progress."} },
+	}.handle)
+	said := f.clock.now().Add(-40 * 24 * time.Hour)
+	var notes []memory.Memory
+	for i, s := range []string{"Finished the auth migration", "Started the billing export", "Planned the load tests"} {
+		n := f.mem(s, memory.TypeEpisode, memory.SourceExit)
+		at := said.Add(time.Duration(i) * 24 * time.Hour)
+		n.CreatedAt, n.ModifiedAt, n.ValidFrom = at, at, at
+		notes = append(notes, n)
+	}
+	f.put(t, notes...)
+	if ev := f.epoch(t); ev.Distilled != 1 {
+		t.Fatalf("distilled %d", ev.Distilled)
+	}
+	for _, m := range f.all(t) {
+		if hasTag(&m, TagProjectStatus) && !m.ValidFrom.Equal(notes[2].ValidFrom) {
+			t.Fatalf("status valid from %v, want the newest note's %v", m.ValidFrom, notes[2].ValidFrom)
+		}
 	}
 }
