@@ -111,6 +111,22 @@ func TestReplayedHistoryKeepsValidTime(t *testing.T) {
 	if got := ask(map[string]any{"known_at": rfc(dayAfter)}); !ids(got)[mysql] || !ids(got)[postgres] {
 		t.Fatalf("known_at before the epoch: %v", ids(got))
 	}
+	listed := func(extra string) map[string]bool {
+		out := map[string]bool{}
+		for _, m := range listMemories(t, base, tenant, extra) {
+			out[m.ID] = true
+		}
+		return out
+	}
+	if got := listed("&as_of=" + rfc(dayBefore)); len(got) != 2 || !got[mysql] || got[postgres] {
+		t.Fatalf("listed as_of a day before the update: %v", got)
+	}
+	if got := listed("&known_at=" + rfc(dayAfter)); len(got) != 3 {
+		t.Fatalf("listed known_at before the epoch: %v", got)
+	}
+	if code := getJSON(t, base+"/v1/memories?tenant="+tenant+"&as_of=yesterday", nil); code != http.StatusBadRequest {
+		t.Fatalf("a list with a malformed as_of answered %d", code)
+	}
 	var cx promptctx.ContextResponse
 	if code := postJSON(t, base+"/v1/context", map[string]any{"tenant": tenant, "query": "staging database", "as_of": rfc(dayBefore)}, &cx); code != http.StatusOK {
 		t.Fatalf("context answered %d", code)
