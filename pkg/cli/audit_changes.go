@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/recollect-dev/recollect/pkg/auditlog"
 	"github.com/recollect-dev/recollect/pkg/memory"
@@ -70,6 +71,9 @@ func diffMemory(b, a memory.Memory) []string {
 		default:
 			out = append(out, "valid again")
 		}
+	}
+	if a.ValidUntil != nil && (b.ValidUntil == nil || !b.ValidUntil.Equal(*a.ValidUntil)) {
+		out = append(out, "valid until "+a.ValidUntil.UTC().Format(time.RFC3339))
 	}
 	if b.Content != a.Content {
 		out = append(out, "content")

@@ -108,6 +108,10 @@ func TestChanges(t *testing.T) {
 	gone.InvalidAt, gone.SupersededBy = &now, "a"
 	demoted := m
 	demoted.Layer = memory.LayerWorking
+	replaced := b
+	replaced.Supersede("a", now.Add(-48*time.Hour), now)
+	migrated := gone
+	migrated.Supersede("a", now.Add(-time.Hour), now)
 	for _, tc := range []struct {
 		name          string
 		before, after json.RawMessage
@@ -119,6 +123,8 @@ func TestChanges(t *testing.T) {
 		{"archived", auditlog.Snapshot(m), auditlog.Snapshot(archived), "archived"},
 		{"demoted", auditlog.Snapshot(m), auditlog.Snapshot(demoted), "layer core→working"},
 		{"merged", auditlog.Snapshot(m, b), auditlog.Snapshot(merged, gone), "a: content, tags; b: superseded by a"},
+		{"superseded with valid time", auditlog.Snapshot(b), auditlog.Snapshot(replaced), "superseded by a, valid until 2025-05-30T00:00:00Z"},
+		{"valid time migrated", auditlog.Snapshot(gone), auditlog.Snapshot(migrated), "valid until 2025-05-31T23:00:00Z"},
 		{"unreadable", json.RawMessage(`{"x":1}`), auditlog.Snapshot(m), "(before unreadable)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

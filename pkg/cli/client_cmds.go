@@ -177,6 +177,7 @@ func newRecallCmd() *cobra.Command {
 	fs.BoolVar(&req.Filters.IncludeSuperseded, "superseded", false, "include superseded memories (older versions of facts)")
 	fs.BoolVar(&req.Filters.IncludeQuarantined, "quarantined", false, "include quarantined memories (suspected prompt injection, kept for review)")
 	fs.BoolVar(&req.Dry, "dry", false, "do not count this as an access of the memories")
+	registerTimeViews(fs, &req.AsOf, &req.KnownAt)
 	fs.StringVar(&req.Filters.FilePath, "file-path", "", "only memories whose scope globs match this file (and those without scope)")
 	expand := fs.Bool("expand", false, "with an LLM on the server: also search alternative phrasings of the query")
 	rerank := fs.Bool("rerank", false, "with an LLM on the server: have it reorder the best candidates")
@@ -247,6 +248,7 @@ func newContextCmd() *cobra.Command {
 	fs.StringVar(&req.Subject, "subject", "", "user id")
 	fs.StringVar(&req.FilePath, "file", "", "file being worked on (selects scoped memories)")
 	fs.IntVar(&req.Budget, "budget", 0, "token budget (default: the server's)")
+	registerTimeViews(fs, &req.AsOf, &req.KnownAt)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		c, ctx, cancel, err := f.start(cmd, 0)
 		if err != nil {

@@ -58,7 +58,7 @@ func NewRoot() *cobra.Command {
 		Version:       Version,
 	}
 	root.AddCommand(newRunCmd(""), newConfigCmd(), newHealthcheckCmd(), newUsageCmd(), newBenchCmd())
-	root.AddCommand(newEvalCmd(), newRememberCmd(), newRecallCmd(), newContextCmd(), newResumeCmd(), newTopicsCmd(), newStatsCmd(),
+	root.AddCommand(newEvalCmd(), newRememberCmd(), newRecallCmd(), newHistoryCmd(), newContextCmd(), newResumeCmd(), newTopicsCmd(), newStatsCmd(),
 		newForgetCmd(), newMCPCmd())
 	root.AddCommand(newExportCmd(), newImportCmd(), newReindexCmd())
 	root.AddCommand(newAuditCmd(), newConsolidateCmd(), newSoakCmd())

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/query"
@@ -22,6 +23,9 @@ type ListOptions struct {
 	Archived  bool   // include archived memories
 	// Superseded includes memories a newer one replaced.
 	Superseded bool
+	// AsOf lists what was true then (valid time), KnownAt what Recollect
+	// knew then (record time); zero: current memories.
+	AsOf, KnownAt time.Time
 }
 
 // ListMemories returns one page of the tenant's memories in id order; Next
@@ -45,6 +49,12 @@ func (c *Client) ListMemories(ctx context.Context, opts ListOptions) (query.List
 	}
 	if opts.Superseded {
 		q.Set("superseded", "true")
+	}
+	if !opts.AsOf.IsZero() {
+		q.Set("as_of", opts.AsOf.Format(time.RFC3339Nano))
+	}
+	if !opts.KnownAt.IsZero() {
+		q.Set("known_at", opts.KnownAt.Format(time.RFC3339Nano))
 	}
 	var resp query.ListResponse
 	if err := c.do(ctx, call{method: http.MethodGet, path: "/v1/memories", query: q, out: &resp, idempotent: true}); err != nil {

@@ -358,6 +358,7 @@ func (c *Consolidator) Epoch(ctx context.Context, tenant, id string, progress fu
 // epoch's changes, distillation, triage, the gate, the audit, decay, then
 // retention. step renews the lease between phases.
 func (r *run) phases(ctx context.Context, step func() error) error {
+	r.closeValidity()
 	r.hygiene()
 	r.promoteBuffer()
 	r.supersedeByKey()

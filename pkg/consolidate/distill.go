@@ -78,14 +78,19 @@ func (r *run) distillGroup(ctx context.Context, latest, all, prev []*memory.Memo
 		return
 	}
 	status := clip(strings.TrimSpace(ans.Status), r.rules.DistillMaxChars)
-	head := latest[0]
+	head, from := latest[0], latest[0].ValidSince()
+	for _, m := range latest { // true since the newest note said it, not since the epoch
+		if m.ValidSince().After(from) {
+			from = m.ValidSince()
+		}
+	}
 	slices.Sort(ids)
 	out := memory.Memory{
 		ID:        memory.DeterministicID(append([]string{"consolidate", PhaseDistill, r.tenant}, ids...)...),
 		Namespace: head.Namespace, Subject: head.Subject, Channel: head.Channel, Content: status,
 		Domain: memory.DomainGeneral, Type: memory.TypeFact, Kind: memory.KindEpisodic, Layer: memory.LayerWorking,
 		Importance: 0.5, Confidence: memory.ConfidenceInferred, Source: memory.SourceCompaction,
-		Tags: []string{TagProjectStatus, TagAutoDistilled}, DerivedFrom: ids, ValidFrom: r.now,
+		Tags: []string{TagProjectStatus, TagAutoDistilled}, DerivedFrom: ids, ValidFrom: from,
 	}
 	made := r.create(out, PhaseDistill, fmt.Sprintf("%d session notes", len(latest)), DecidedByLLM, model)
 	r.stats.Distilled++

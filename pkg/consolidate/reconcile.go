@@ -342,7 +342,8 @@ func (r *run) combine(phase, content, reason, decider, model string, in ...*memo
 	slices.Sort(ids)
 	out.ID = memory.DeterministicID(append([]string{"consolidate", phase, r.tenant}, ids...)...)
 	out.DerivedFrom = ids
-	out.InvalidAt, out.SupersededBy, out.Archived = nil, "", false
+	out.Reopen()
+	out.Archived = false
 	out.AccessCount, out.RepetitionCount, out.SuccessCount = 0, 0, 0
 	out.Tags = nil
 	for _, m := range in {

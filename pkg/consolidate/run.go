@@ -221,12 +221,15 @@ func (r *run) refuse(phase, op, reason, decider, model string, ids []string) {
 func (r *run) record(op Op) { r.ops = append(r.ops, op) }
 
 // supersede marks old as replaced by newer: it keeps every field, gets
-// invalid_at and a link, and leaves recall by default.
+// a link, valid_until (newer's valid_from: valid time) and invalid_at (the
+// epoch's clock: record time), and leaves recall by default.
 func (r *run) supersede(old *memory.Memory, newer, phase, reason, decider, model string) {
+	var from time.Time
+	if n := r.mems[newer]; n != nil {
+		from = n.ValidSince()
+	}
 	r.change(old, phase, "supersede", reason, decider, model, func(m *memory.Memory) {
-		at := r.now
-		m.InvalidAt = &at
-		m.SupersededBy = newer
+		m.Supersede(newer, from, r.now)
 	})
 	r.stats.Superseded++
 }

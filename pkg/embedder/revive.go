@@ -8,7 +8,7 @@ import (
 
 // revive makes a memory said again current again, as of the observation
 // at: it leaves the archive, and a superseded memory stated after its
-// supersession is valid again (InvalidAt and SupersededBy cleared,
+// supersession is valid again (InvalidAt, ValidUntil and SupersededBy cleared,
 // ValidFrom at). The consolidator then reconciles it with the version that
 // superseded it, by key and recency. A statement older than the
 // supersession (replayed or imported history) revives nothing: it was
@@ -21,7 +21,7 @@ func revive(m *memory.Memory, at time.Time) bool {
 		changed = true
 	}
 	if m.InvalidAt != nil && !at.Before(*m.InvalidAt) {
-		m.InvalidAt, m.SupersededBy = nil, ""
+		m.Reopen()
 		changed = true
 	}
 	if changed && m.InvalidAt == nil {

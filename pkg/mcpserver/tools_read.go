@@ -35,7 +35,8 @@ type RecallInput struct {
 	FilePath           string `json:"file_path,omitempty" jsonschema:"the file being worked on: memories scoped to other files are left out"`
 	Expand             *bool  `json:"expand,omitempty" jsonschema:"also search alternative phrasings written by the server's LLM (default: only when the first pass is weak)"`
 	Rerank             *bool  `json:"rerank,omitempty" jsonschema:"have the server's LLM rerank the best memories (default: the server's setting)"`
-	AsOf               string `json:"as_of,omitempty" jsonschema:"RFC 3339 time the question is asked at (default now): recency and words like 'last week' are read from it"`
+	AsOf               string `json:"as_of,omitempty" jsonschema:"RFC 3339 time the question is asked at (default now): recency and words like 'last week' are read from it; given, recall answers what was true then (the versions valid at it, superseded since or not)"`
+	KnownAt            string `json:"known_at,omitempty" jsonschema:"RFC 3339 time: answer from what Recollect knew then (record time)"`
 }
 
 // RecallOutput is the ranked memories and the prompt block.
@@ -45,15 +46,21 @@ type RecallOutput struct {
 }
 
 func (t *tools) recall(ctx context.Context, req *mcp.CallToolRequest, in RecallInput) (*mcp.CallToolResult, RecallOutput, error) {
-	var asOf recall.Instant
-	if in.AsOf != "" {
-		at, err := time.Parse(time.RFC3339, in.AsOf)
-		if err != nil {
-			return nil, RecallOutput{}, fmt.Errorf("invalid as_of: must be an RFC 3339 time such as 2023-05-07T18:30:00Z (got %q)", in.AsOf)
+	var asOf, knownAt recall.Instant
+	for _, tv := range []struct {
+		field, v string
+		to       *recall.Instant
+	}{{"as_of", in.AsOf, &asOf}, {"known_at", in.KnownAt, &knownAt}} {
+		if tv.v == "" {
+			continue
 		}
-		asOf = recall.At(at)
+		at, err := time.Parse(time.RFC3339, tv.v)
+		if err != nil {
+			return nil, RecallOutput{}, fmt.Errorf("invalid %s: must be an RFC 3339 time such as 2023-05-07T18:30:00Z (got %q)", tv.field, tv.v)
+		}
+		*tv.to = recall.At(at)
 	}
-	resp, err := t.clientFor(req).Recall(ctx, recall.Request{Query: in.Query, Key: in.Key, K: in.K, Namespace: in.Namespace, Expand: in.Expand, Rerank: in.Rerank, AsOf: asOf,
+	resp, err := t.clientFor(req).Recall(ctx, recall.Request{Query: in.Query, Key: in.Key, K: in.K, Namespace: in.Namespace, Expand: in.Expand, Rerank: in.Rerank, AsOf: asOf, KnownAt: knownAt,
 		Filters: recall.Filters{Domains: in.Domains, Types: in.Types, Tags: in.Tags, IncludeArchived: in.IncludeArchived,
 			IncludeSuperseded: in.IncludeSuperseded, IncludeQuarantined: in.IncludeQuarantined, FilePath: in.FilePath}})
 	if err != nil {

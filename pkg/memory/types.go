@@ -135,7 +135,8 @@ type Memory struct {
 	ModifiedAt      time.Time  `json:"modified_at"`
 	LastAccessed    time.Time  `json:"last_accessed,omitzero"`
 	ValidFrom       time.Time  `json:"valid_from,omitzero"`
-	InvalidAt       *time.Time `json:"invalid_at,omitempty"`
+	InvalidAt       *time.Time `json:"invalid_at,omitempty"` // record time, see validity.go
+	ValidUntil      *time.Time `json:"valid_until,omitempty"`
 	Archived        bool       `json:"archived,omitempty"`
 	EmbeddingModel  string     `json:"embedding_model,omitempty"`
 	// SupersededBy is the id of the memory that replaced this one (an
@@ -178,6 +179,10 @@ func (m Memory) Clone() Memory {
 	if m.InvalidAt != nil {
 		t := *m.InvalidAt
 		m.InvalidAt = &t
+	}
+	if m.ValidUntil != nil {
+		t := *m.ValidUntil
+		m.ValidUntil = &t
 	}
 	return m
 }

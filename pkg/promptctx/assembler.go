@@ -68,10 +68,10 @@ func New(cfg Config, st store.Store, r *recall.Recaller, trees TreeLoader, reg *
 }
 
 // visible returns the memories of the tenant that a prompt for namespace
-// (and default) and subject may use, without their vectors. With a subject,
-// that is its own memories, lore and memories of no subject.
-func (a *Assembler) visible(ctx context.Context, tenant, namespace, subject string, now time.Time) ([]memory.Memory, error) {
-	f := store.Filter{Namespaces: namespaces(namespace)}
+// (and default) and subject may use in view v, without their vectors. With
+// a subject, that is its own memories, lore and memories of no subject.
+func (a *Assembler) visible(ctx context.Context, tenant, namespace, subject string, v memory.TimeView) ([]memory.Memory, error) {
+	f := store.Filter{Namespaces: namespaces(namespace), ValidAt: v.AsOf, KnownAt: v.KnownAt}
 	if subject != "" {
 		f.Subjects = subjects(subject)
 	}
@@ -82,7 +82,7 @@ func (a *Assembler) visible(ctx context.Context, tenant, namespace, subject stri
 	out := make([]memory.Memory, 0, n) // a hint: writes may land meanwhile
 	err = a.store.Scroll(ctx, tenant, f, func(m memory.Memory) error {
 		m.Vector = nil
-		if injectable(&m, now) {
+		if injectable(&m, v) {
 			out = append(out, m)
 		}
 		return nil

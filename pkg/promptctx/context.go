@@ -70,6 +70,12 @@ func (a *Assembler) Context(ctx context.Context, req ContextRequest) (ContextRes
 		return ContextResponse{}, err
 	}
 	now := a.now()
+	for field, t := range map[string]time.Time{"as_of": req.AsOf.Time, "known_at": req.KnownAt.Time} {
+		if err := memory.CheckTime(field, t, now, recall.MaxAsOfFuture); err != nil {
+			return ContextResponse{}, err
+		}
+	}
+	view := memory.TimeView{AsOf: req.AsOf.Time, KnownAt: req.KnownAt.Time}
 	var (
 		vis      []memory.Memory
 		recalled []recall.Result
@@ -78,13 +84,13 @@ func (a *Assembler) Context(ctx context.Context, req ContextRequest) (ContextRes
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
 		var err error
-		vis, err = a.visible(gctx, req.Tenant, req.Namespace, req.Subject, now)
+		vis, err = a.visible(gctx, req.Tenant, req.Namespace, req.Subject, view)
 		return err
 	})
 	if queried {
 		g.Go(func() error {
 			// Dry: assembling a prompt block is read-only (no access touches).
-			rr := recall.Request{Tenant: req.Tenant, Namespace: req.Namespace, Query: req.Query, K: a.cfg.RecallK, PerDomain: a.cfg.RecallK, Dry: true, AsOf: req.AsOf}
+			rr := recall.Request{Tenant: req.Tenant, Namespace: req.Namespace, Query: req.Query, K: a.cfg.RecallK, PerDomain: a.cfg.RecallK, Dry: true, AsOf: req.AsOf, KnownAt: req.KnownAt}
 			if req.Subject != "" {
 				rr.Filters.Subjects = subjects(req.Subject)
 			}
@@ -100,7 +106,7 @@ func (a *Assembler) Context(ctx context.Context, req ContextRequest) (ContextRes
 		return ContextResponse{}, err
 	}
 
-	as := &assembly{a: a, now: now, file: scope.Clean(req.FilePath), used: map[string]bool{}, hashes: map[[32]byte]bool{},
+	as := &assembly{a: a, now: now, view: view, file: scope.Clean(req.FilePath), used: map[string]bool{}, hashes: map[[32]byte]bool{},
 		p: newPacker(a.tok, req.Budget, a.contextSections())}
 	as.fits, as.dir = make([]scope.Fit, len(vis)), make([]bool, len(vis))
 	for i := range vis {
@@ -156,6 +162,7 @@ type assembly struct {
 	a      *Assembler
 	p      *packer
 	now    time.Time
+	view   memory.TimeView // the request's as_of and known_at
 	file   string
 	used   map[string]bool
 	hashes map[[32]byte]bool

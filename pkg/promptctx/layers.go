@@ -86,7 +86,7 @@ func (as *assembly) contextual(vis []memory.Memory, recalled []recall.Result, qu
 		r := &recalled[i]
 		m := &r.Memory
 		fit := scope.FitOf(m.Scope, as.file)
-		if !injectable(m, as.now) || fit == scope.Out || isDirective(m) {
+		if !injectable(m, as.view) || fit == scope.Out || isDirective(m) {
 			continue
 		}
 		seen[m.ID] = true

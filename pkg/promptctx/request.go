@@ -30,8 +30,11 @@ type ContextRequest struct {
 	// Budget in tokens (cl100k_base); 0 means the configured default (800).
 	Budget int `json:"budget,omitempty"`
 	// AsOf is passed to recall: the time the query is asked at (RFC 3339,
-	// default now).
+	// default now). Given, the block holds what was true then (valid
+	// time), versions superseded since included.
 	AsOf recall.Instant `json:"as_of,omitzero"`
+	// KnownAt builds the block from what Recollect knew then (record time).
+	KnownAt recall.Instant `json:"known_at,omitzero"`
 }
 
 // ResumeRequest is GET /v1/resume's query.

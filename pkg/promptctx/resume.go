@@ -68,7 +68,7 @@ func (a *Assembler) Resume(ctx context.Context, req ResumeRequest) (ResumeRespon
 		return ResumeResponse{}, err
 	}
 	now := a.now()
-	vis, err := a.visible(ctx, req.Tenant, req.Namespace, "", now)
+	vis, err := a.visible(ctx, req.Tenant, req.Namespace, "", memory.TimeView{})
 	if err != nil {
 		return ResumeResponse{}, err
 	}

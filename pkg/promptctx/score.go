@@ -98,11 +98,11 @@ func isDirective(m *memory.Memory) bool {
 	return m.Key == DirectiveKey || m.Key != "" && memory.NormalizeKey(m.Key) == DirectiveKey
 }
 
-// injectable reports whether a memory may go into a prompt at all: the
-// one rule recall's block follows too (recall.Injectable). The time is
-// unused since any invalid_at means superseded.
-func injectable(m *memory.Memory, _ time.Time) bool {
-	return recall.Injectable(m)
+// injectable reports whether a memory may go into a prompt asked in view
+// v (as_of, known_at; zero: now): the one rule recall's block follows too
+// (recall.InjectableAt).
+func injectable(m *memory.Memory, v memory.TimeView) bool {
+	return recall.InjectableAt(m, v)
 }
 
 // flatten puts a memory on one line: a prompt line is one memory.

@@ -22,7 +22,10 @@ const MaxChain = 100
 // per memory, so Source is always "record". Chain is every version of the
 // fact, oldest first, this memory included: what it was derived from
 // (merged, reconciled, distilled), what superseded it up to the current
-// memory, and what it superseded.
+// memory, and what it superseded. Each version shows both timelines:
+// valid time (valid_from … valid_until: when it was true in the world) and
+// record time (created_at … invalid_at: when Recollect learnt it and when
+// it learnt otherwise).
 type History struct {
 	ID              string           `json:"id"`
 	Tenant          string           `json:"tenant"`
@@ -34,6 +37,7 @@ type History struct {
 	ModifiedAt      time.Time        `json:"modified_at"`
 	LastAccessed    time.Time        `json:"last_accessed,omitzero"`
 	ValidFrom       time.Time        `json:"valid_from,omitzero"`
+	ValidUntil      *time.Time       `json:"valid_until,omitempty"`
 	InvalidAt       *time.Time       `json:"invalid_at,omitempty"`
 	Layer           memory.Layer     `json:"layer"`
 	Archived        bool             `json:"archived,omitempty"`
@@ -55,6 +59,7 @@ type HistoryVersion struct {
 	Key          string       `json:"key,omitempty"`
 	Layer        memory.Layer `json:"layer"`
 	ValidFrom    time.Time    `json:"valid_from,omitzero"`
+	ValidUntil   *time.Time   `json:"valid_until,omitempty"`
 	InvalidAt    *time.Time   `json:"invalid_at,omitempty"`
 	SupersededBy string       `json:"superseded_by,omitempty"`
 	DerivedFrom  []string     `json:"derived_from,omitempty"`
@@ -86,6 +91,12 @@ func (q *Query) history(w http.ResponseWriter, r *http.Request) {
 		ValidFrom: m.ValidFrom, InvalidAt: m.InvalidAt, Layer: m.Layer, Archived: m.Archived,
 		RepetitionCount: m.RepetitionCount, AccessCount: m.AccessCount, SuccessCount: m.SuccessCount,
 		SupersededBy: m.SupersededBy, DerivedFrom: m.DerivedFrom, Chain: chain, ChainTruncated: truncated}
+	h.ValidFrom = m.ValidSince()
+	for _, v := range chain {
+		if v.ID == m.ID {
+			h.ValidUntil = v.ValidUntil
+		}
+	}
 	if h.SourceIDs == nil {
 		h.SourceIDs = []string{}
 	}
@@ -200,9 +211,24 @@ func orderVersions(found map[string]memory.Memory) []HistoryVersion {
 		for _, id := range before[m.ID] {
 			waits[id]--
 		}
-		out = append(out, HistoryVersion{ID: m.ID, Content: m.Content, Key: m.Key, Layer: m.Layer, ValidFrom: m.ValidFrom,
-			InvalidAt: m.InvalidAt, SupersededBy: m.SupersededBy, DerivedFrom: m.DerivedFrom, Archived: m.Archived,
+		out = append(out, HistoryVersion{ID: m.ID, Content: m.Content, Key: m.Key, Layer: m.Layer, ValidFrom: m.ValidSince(),
+			ValidUntil: validUntil(m, found), InvalidAt: m.InvalidAt, SupersededBy: m.SupersededBy, DerivedFrom: m.DerivedFrom, Archived: m.Archived,
 			CreatedAt: m.CreatedAt})
 	}
 	return out
+}
+
+// validUntil is m's valid_until, migrated on read for a memory superseded
+// before it existed: its successor's valid_from when the chain holds it,
+// else its invalid_at (consolidate writes the same at the next epoch).
+func validUntil(m memory.Memory, found map[string]memory.Memory) *time.Time {
+	if m.ValidUntil != nil || m.InvalidAt == nil {
+		return m.ValidUntil
+	}
+	from := *m.InvalidAt
+	if next, ok := found[m.SupersededBy]; ok {
+		from = next.ValidSince()
+	}
+	m.Supersede(m.SupersededBy, from, *m.InvalidAt)
+	return m.ValidUntil
 }

@@ -313,6 +313,10 @@ func comparableForm(m memory.Memory) memory.Memory {
 		v := m.InvalidAt.UTC()
 		m.InvalidAt = &v
 	}
+	if m.ValidUntil != nil {
+		v := m.ValidUntil.UTC()
+		m.ValidUntil = &v
+	}
 	return m
 }
 

@@ -272,6 +272,10 @@ func (q *Query) list(w http.ResponseWriter, r *http.Request) {
 	if d := r.URL.Query().Get("domain"); d != "" {
 		f.Domains = []string{d}
 	}
+	if err := timeView(r, q.now(), &f); err != nil {
+		web.WriteError(w, http.StatusBadRequest, "invalid_request", err)
+		return
+	}
 	errPage := errors.New("page full")
 	resp := ListResponse{Memories: []memory.Memory{}}
 	err = q.store.Scroll(r.Context(), tenant, f, func(m memory.Memory) error {

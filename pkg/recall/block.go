@@ -9,13 +9,16 @@ import (
 
 // Block renders the domain-grouped prompt block of 000: a heading per domain
 // that has results, in registry order, each memory a bullet.
-func (r *Recaller) Block(results []Result) string {
+func (r *Recaller) Block(results []Result) string { return r.BlockAt(results, memory.TimeView{}) }
+
+// BlockAt is Block for a question asked in view v (InjectableAt).
+func (r *Recaller) BlockAt(results []Result, v memory.TimeView) string {
 	if len(results) == 0 {
 		return ""
 	}
 	byDomain := map[string][]string{}
 	for _, res := range results {
-		if !Injectable(&res.Memory) {
+		if !InjectableAt(&res.Memory, v) {
 			continue
 		}
 		byDomain[res.Memory.Domain] = append(byDomain[res.Memory.Domain], res.Memory.Content)

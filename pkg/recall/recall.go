@@ -58,8 +58,15 @@ type Request struct {
 	Key string `json:"key,omitempty"`
 	// AsOf is the time the question is asked at (RFC 3339; default now):
 	// recency is measured from it and the query's time expressions ("last
-	// week") are read against it.
+	// week") are read against it. Given, it also asks what was true then
+	// (valid time): the versions valid at AsOf, even if superseded since.
 	AsOf Instant `json:"as_of,omitzero"`
+	// KnownAt asks what Recollect knew at that time (record time): the
+	// memories it held then, superseded since or not, none learnt later.
+	KnownAt Instant `json:"known_at,omitzero"`
+
+	// view is the request's reading of the two clocks, set by readTime.
+	view memory.TimeView
 
 	// time is the query's reading of time, set by Recall.
 	time temporal.Query
@@ -285,7 +292,7 @@ func (r *Recaller) respond(ctx context.Context, req Request, resp Response, resu
 	for i := range results {
 		results[i].Memory.Vector = nil
 	}
-	resp.Memories, resp.Context = results, r.Block(results)
+	resp.Memories, resp.Context = results, r.BlockAt(results, req.view)
 	return resp
 }
 
@@ -299,7 +306,7 @@ func (r *Recaller) filter(req Request) store.Filter {
 		Namespaces: ns, Domains: f.Domains, Types: f.Types, Kinds: f.Kinds, Layers: f.Layers, Tags: f.Tags,
 		Subjects: f.Subjects, Sessions: f.Sessions, CreatedAfter: f.After, CreatedBefore: f.Before,
 		IncludeArchived: f.IncludeArchived, IncludeSuperseded: f.IncludeSuperseded,
-		IncludeQuarantined: f.IncludeQuarantined,
+		IncludeQuarantined: f.IncludeQuarantined, ValidAt: req.view.AsOf, KnownAt: req.view.KnownAt,
 	}
 }
 

@@ -87,6 +87,11 @@ type TimeInfo struct {
 	RecencyApplied bool `json:"recency_applied"`
 	// NewerWins says competing memories were ordered newest first.
 	NewerWins bool `json:"newer_wins,omitempty"`
+	// ValidAt and KnownAt are the time view the candidates were filtered
+	// by: what was true at ValidAt (the request's as_of, when given), what
+	// Recollect knew at KnownAt.
+	ValidAt time.Time `json:"valid_at,omitzero"`
+	KnownAt time.Time `json:"known_at,omitzero"`
 }
 
 // Instant is a request's as_of: an RFC 3339 time whose parse error names
@@ -116,6 +121,9 @@ func (req *Request) checkTime(now time.Time) error {
 	if err := memory.CheckTime("as_of", req.AsOf.Time, now, MaxAsOfFuture); err != nil {
 		return err
 	}
+	if err := memory.CheckTime("known_at", req.KnownAt.Time, now, MaxAsOfFuture); err != nil {
+		return err
+	}
 	switch req.Filters.Time {
 	case TimeFilterSoft, TimeFilterQuery:
 	default:
@@ -131,6 +139,7 @@ func (r *Recaller) readTime(req *Request) error {
 	if err := req.checkTime(now); err != nil {
 		return err
 	}
+	req.view = memory.TimeView{AsOf: req.AsOf.Time, KnownAt: req.KnownAt.Time}
 	if req.AsOf.IsZero() {
 		req.AsOf = Instant{now}
 	}
@@ -422,7 +431,7 @@ func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 func timeInfo(req Request, tr *timeRank, filtered, newer bool) *TimeInfo {
 	q := req.time
 	info := &TimeInfo{AsOf: req.AsOf.Time, Windows: q.Windows, AsksWhen: q.AsksWhen, Past: q.Past, Recent: q.Recent,
-		Terms: q.Terms, Filtered: filtered, NewerWins: newer}
+		Terms: q.Terms, Filtered: filtered, NewerWins: newer, ValidAt: req.view.AsOf, KnownAt: req.view.KnownAt}
 	if tr != nil {
 		info.RecencyScaleHours = math.Round(tr.scale.Hours())
 		info.RecencyApplied = tr.currentState()

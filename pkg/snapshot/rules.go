@@ -72,6 +72,14 @@ func checkImport(m *memory.Memory, r Rules) error {
 			return err
 		}
 	}
+	if m.ValidUntil != nil {
+		if err := memory.CheckTime("valid_until", *m.ValidUntil, r.Now, skew); err != nil {
+			return err
+		}
+		if m.ValidUntil.Before(m.ValidSince()) {
+			return &memory.FieldError{Field: "valid_until", Reason: "is before valid_from"}
+		}
+	}
 	return nil
 }
 

@@ -61,7 +61,18 @@ type Filter struct {
 	IncludeQuarantined bool
 	CreatedAfter       time.Time
 	CreatedBefore      time.Time
+	// ValidAt keeps the memories true at that time, superseded since or
+	// not (valid time: ValidSince ≤ ValidAt < ValidTo); KnownAt those
+	// Recollect held as current then (record time: CreatedAt ≤ KnownAt <
+	// InvalidAt). With both, a valid time closed after KnownAt counts as
+	// open. Either one replaces the superseded rule: IncludeSuperseded
+	// does nothing with them. memory.TimeView.Holds is the reference.
+	ValidAt time.Time
+	KnownAt time.Time
 }
+
+// View is the filter's reading of the two clocks.
+func (f *Filter) View() memory.TimeView { return memory.TimeView{AsOf: f.ValidAt, KnownAt: f.KnownAt} }
 
 // Query is a dense similarity search within one tenant. K, the most hits
 // returned (best first), must be positive; memories without a vector never

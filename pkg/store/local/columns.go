@@ -2,6 +2,8 @@ package local
 
 import (
 	"hash/maphash"
+	"math"
+	"time"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
 )
@@ -32,6 +34,10 @@ type columns struct {
 	quarantined []bool
 	sec         []int64 // CreatedAt as Unix seconds and nanoseconds
 	nsec        []int32
+	// The two clocks' other ends, in clamped Unix nanoseconds (nanos):
+	// ValidSince, ValidTo (math.MaxInt64 while open) and InvalidAt
+	// (math.MaxInt64 when nil).
+	validFrom, validTo, invalidAt []int64
 	// Keys and tags are not interned (they may be as many as the rows);
 	// these let a filter skip, without reading the record, every row
 	// whose key hash differs or that has none of the tags' bits.
@@ -67,6 +73,7 @@ func (c *columns) set(i int, m *memory.Memory) {
 		c.quarantined = append(c.quarantined, false)
 		c.sec = append(c.sec, 0)
 		c.nsec = append(c.nsec, 0)
+		c.validFrom, c.validTo, c.invalidAt = append(c.validFrom, 0), append(c.validTo, 0), append(c.invalidAt, 0)
 		c.keyHash = append(c.keyHash, 0)
 		c.tagBits = append(c.tagBits, 0)
 	}
@@ -77,6 +84,13 @@ func (c *columns) set(i int, m *memory.Memory) {
 	c.superseded[i] = m.Superseded()
 	c.quarantined[i] = m.Quarantined()
 	c.sec[i], c.nsec[i] = m.CreatedAt.Unix(), int32(m.CreatedAt.Nanosecond())
+	c.validFrom[i], c.validTo[i], c.invalidAt[i] = nanos(m.ValidSince()), math.MaxInt64, math.MaxInt64
+	if end, closed := m.ValidTo(); closed {
+		c.validTo[i] = nanos(end)
+	}
+	if m.InvalidAt != nil {
+		c.invalidAt[i] = nanos(*m.InvalidAt)
+	}
 	c.keyHash[i] = c.hashKey(m.Key)
 	c.tagBits[i] = 0
 	for _, t := range m.Tags {
@@ -91,6 +105,7 @@ func (c *columns) move(dst, src int) {
 	}
 	c.archived[dst], c.superseded[dst], c.quarantined[dst] = c.archived[src], c.superseded[src], c.quarantined[src]
 	c.sec[dst], c.nsec[dst] = c.sec[src], c.nsec[src]
+	c.validFrom[dst], c.validTo[dst], c.invalidAt[dst] = c.validFrom[src], c.validTo[src], c.invalidAt[src]
 	c.keyHash[dst], c.tagBits[dst] = c.keyHash[src], c.tagBits[src]
 }
 
@@ -101,5 +116,24 @@ func (c *columns) truncate(n int) {
 	}
 	c.archived, c.superseded, c.quarantined = c.archived[:n], c.superseded[:n], c.quarantined[:n]
 	c.sec, c.nsec = c.sec[:n], c.nsec[:n]
+	c.validFrom, c.validTo, c.invalidAt = c.validFrom[:n], c.validTo[:n], c.invalidAt[:n]
 	c.keyHash, c.tagBits = c.keyHash[:n], c.tagBits[:n]
+}
+
+// The instants Unix nanoseconds can hold; nanos clamps to them.
+var (
+	minNanos = time.Unix(0, math.MinInt64)
+	maxNanos = time.Unix(0, math.MaxInt64)
+)
+
+// nanos is t in Unix nanoseconds, clamped to the int64 range (the zero
+// time is math.MinInt64: before everything).
+func nanos(t time.Time) int64 {
+	switch {
+	case t.Before(minNanos):
+		return math.MinInt64
+	case t.After(maxNanos):
+		return math.MaxInt64
+	}
+	return t.UnixNano()
 }

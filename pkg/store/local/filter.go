@@ -16,16 +16,22 @@ type rowFilter struct {
 	includeSuperseded bool
 	includeQuarantine bool
 	after, before     bool
-	afterSec          int64
-	afterNsec         int32
-	beforeSec         int64
-	beforeNsec        int32
-	tags              []string
-	tagBits           uint64 // any row with one of tags has one of these
-	exclude           []string
-	excludeBits       uint64 // a row with one of exclude has one of these
-	keys              []string
-	keyHashes         []uint32
+	// view: the filter asks a time view (store.Filter.View); validAt and
+	// knownAt in nanos, set when asked.
+	view, validAt, knownAt bool
+	validNs, knownNs       int64
+	knownSec               int64
+	knownNsec              int32
+	afterSec               int64
+	afterNsec              int32
+	beforeSec              int64
+	beforeNsec             int32
+	tags                   []string
+	tagBits                uint64 // any row with one of tags has one of these
+	exclude                []string
+	excludeBits            uint64 // a row with one of exclude has one of these
+	keys                   []string
+	keyHashes              []uint32
 }
 
 // compileFilter returns f for p's rows, and false when no row can match (a
@@ -67,7 +73,31 @@ func (p *partition) compileFilter(f *store.Filter) (rowFilter, bool) {
 	if !f.CreatedBefore.IsZero() {
 		rf.before, rf.beforeSec, rf.beforeNsec = true, f.CreatedBefore.Unix(), int32(f.CreatedBefore.Nanosecond())
 	}
+	if !f.ValidAt.IsZero() {
+		rf.view, rf.validAt, rf.validNs = true, true, nanos(f.ValidAt)
+	}
+	if !f.KnownAt.IsZero() {
+		rf.view, rf.knownAt, rf.knownNs = true, true, nanos(f.KnownAt)
+		rf.knownSec, rf.knownNsec = f.KnownAt.Unix(), int32(f.KnownAt.Nanosecond())
+	}
 	return rf, true
+}
+
+// holds is memory.TimeView.Holds on row i's columns.
+func (p *partition) holds(rf *rowFilter, i int) bool {
+	c := &p.cols
+	if rf.knownAt {
+		if c.sec[i] > rf.knownSec || c.sec[i] == rf.knownSec && c.nsec[i] > rf.knownNsec || c.invalidAt[i] <= rf.knownNs {
+			return false
+		}
+	}
+	if !rf.validAt {
+		return true
+	}
+	if c.validFrom[i] > rf.validNs {
+		return false
+	}
+	return c.validTo[i] > rf.validNs || rf.knownAt && c.invalidAt[i] > rf.knownNs
 }
 
 // match reports whether row i passes rf, with the semantics store.Filter
@@ -75,8 +105,10 @@ func (p *partition) compileFilter(f *store.Filter) (rowFilter, bool) {
 // The caller holds p.mu.
 func (p *partition) match(rf *rowFilter, i int) bool {
 	c := &p.cols
-	if c.archived[i] && !rf.includeArchived || c.superseded[i] && !rf.includeSuperseded ||
-		c.quarantined[i] && !rf.includeQuarantine {
+	if c.archived[i] && !rf.includeArchived || c.quarantined[i] && !rf.includeQuarantine {
+		return false
+	}
+	if rf.view && !p.holds(rf, i) || !rf.view && c.superseded[i] && !rf.includeSuperseded {
 		return false
 	}
 	for _, col := range rf.active {

@@ -13,7 +13,7 @@ func matches(m *memory.Memory, f *store.Filter) bool {
 	if m.Archived && !f.IncludeArchived {
 		return false
 	}
-	if m.InvalidAt != nil && !f.IncludeSuperseded {
+	if v := f.View(); v.IsZero() && m.InvalidAt != nil && !f.IncludeSuperseded || !v.IsZero() && !v.Holds(m) {
 		return false
 	}
 	if !oneOf(f.Namespaces, m.Namespace) || !oneOf(f.Subjects, m.Subject) ||

@@ -29,11 +29,18 @@ func TestCompiledFilterMatchesReference(t *testing.T) {
 		m.Kind = memory.Kind(pick(string(memory.KindSemantic), string(memory.KindEpisodic)))
 		m.Layer = memory.Layer(pick(string(memory.LayerBuffer), string(memory.LayerCore)))
 		m.Archived = r.IntN(5) == 0
-		if r.IntN(4) == 0 {
-			inv := base.Add(time.Hour)
-			m.InvalidAt, m.SupersededBy = &inv, "a-new"
-		}
 		m.CreatedAt = base.Add(time.Duration(r.IntN(20)) * time.Second).Add(time.Duration(r.IntN(3)))
+		if r.IntN(3) > 0 { // else valid from CreatedAt (older records)
+			m.ValidFrom = base.Add(time.Duration(r.IntN(20)) * time.Second)
+		}
+		if r.IntN(4) == 0 {
+			inv := base.Add(time.Duration(r.IntN(30)) * time.Second)
+			m.InvalidAt, m.SupersededBy = &inv, "a-new"
+			if r.IntN(3) > 0 { // else valid until InvalidAt (older records)
+				until := m.ValidSince().Add(time.Duration(r.IntN(10)) * time.Second)
+				m.ValidUntil = &until
+			}
+		}
 		m.Tags = []string{pick("x", "y", "z")}
 		m.Key = pick("", "k1", "k2")
 		mustUpsert(t, p, m, 1, lexical.MemoryVector(m))
@@ -47,7 +54,7 @@ func TestCompiledFilterMatchesReference(t *testing.T) {
 				inv := base.Add(2 * time.Hour)
 				m.InvalidAt = &inv
 			} else {
-				m.InvalidAt = nil
+				m.Reopen()
 			}
 			mustUpsert(t, p, m, 1, lexical.MemoryVector(m))
 		}
@@ -80,6 +87,12 @@ func TestCompiledFilterMatchesReference(t *testing.T) {
 		}
 		if r.IntN(3) == 0 {
 			f.CreatedBefore = base.Add(time.Duration(r.IntN(20)) * time.Second).Add(time.Duration(r.IntN(3)))
+		}
+		if r.IntN(3) == 0 {
+			f.ValidAt = base.Add(time.Duration(r.IntN(30)) * time.Second)
+		}
+		if r.IntN(3) == 0 {
+			f.KnownAt = base.Add(time.Duration(r.IntN(30)) * time.Second).Add(time.Duration(r.IntN(3)))
 		}
 		rf, ok := p.compileFilter(&f)
 		for i := range p.recs {

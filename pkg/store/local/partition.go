@@ -336,5 +336,9 @@ func cloneMemory(m memory.Memory) memory.Memory {
 		t := *m.InvalidAt
 		m.InvalidAt = &t
 	}
+	if m.ValidUntil != nil {
+		t := *m.ValidUntil
+		m.ValidUntil = &t
+	}
 	return m
 }

@@ -81,7 +81,7 @@ func TestBinaryMemoryCoversEveryField(t *testing.T) {
 			// A record written before the lifecycle fields ends where they
 			// begin: that prefix decodes, as the memory without them.
 			legacy := tc.m
-			legacy.SupersededBy, legacy.DerivedFrom, legacy.Epoch, legacy.Quarantine = "", nil, 0, ""
+			legacy.SupersededBy, legacy.DerivedFrom, legacy.Epoch, legacy.Quarantine, legacy.ValidUntil = "", nil, 0, "", nil
 			old, err := appendMemoryBinary(nil, &legacy)
 			if err != nil {
 				t.Fatal(err)
@@ -89,8 +89,16 @@ func TestBinaryMemoryCoversEveryField(t *testing.T) {
 			// A record written before Quarantine ends after the lifecycle
 			// fields: that prefix decodes too, unquarantined.
 			unq := tc.m
-			unq.Quarantine = ""
+			unq.Quarantine, unq.ValidUntil = "", nil
 			beforeQ, err := appendMemoryBinary(nil, &unq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A record written before ValidUntil ends after Quarantine: it
+			// decodes with valid time open (ValidTo migrates it on read).
+			open := tc.m
+			open.ValidUntil = nil
+			beforeVU, err := appendMemoryBinary(nil, &open)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -106,6 +114,13 @@ func TestBinaryMemoryCoversEveryField(t *testing.T) {
 					got, err := decodeMemoryBinary(p[:n])
 					if err != nil || got.Quarantine != "" || got.Epoch != tc.m.Epoch {
 						t.Fatalf("prefix before quarantine: %+v, %v", got, err)
+					}
+					continue
+				}
+				if tc.m.ValidUntil != nil && n == len(beforeVU) {
+					got, err := decodeMemoryBinary(p[:n])
+					if err != nil || got.ValidUntil != nil || got.Quarantine != tc.m.Quarantine {
+						t.Fatalf("prefix before valid_until: %+v, %v", got, err)
 					}
 					continue
 				}

@@ -244,4 +244,7 @@ func stripMonotonic(m *memory.Memory) {
 	if m.InvalidAt != nil {
 		*m.InvalidAt = m.InvalidAt.Round(0)
 	}
+	if m.ValidUntil != nil {
+		*m.ValidUntil = m.ValidUntil.Round(0)
+	}
 }

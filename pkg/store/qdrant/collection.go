@@ -36,6 +36,10 @@ func indexes() []index {
 		{field: fQuarantined, typ: qdrant.FieldType_FieldTypeBool, schema: qdrant.PayloadSchemaType_Bool},
 		{field: fCreatedAtUS, typ: qdrant.FieldType_FieldTypeInteger, schema: qdrant.PayloadSchemaType_Integer},
 		{field: fCreatedAt, typ: qdrant.FieldType_FieldTypeDatetime, schema: qdrant.PayloadSchemaType_Datetime},
+		// The two clocks' other ends, for as_of and known_at (timeview.go).
+		{field: fValidFrom, typ: qdrant.FieldType_FieldTypeDatetime, schema: qdrant.PayloadSchemaType_Datetime},
+		{field: fValidUntil, typ: qdrant.FieldType_FieldTypeDatetime, schema: qdrant.PayloadSchemaType_Datetime},
+		{field: fInvalidAt, typ: qdrant.FieldType_FieldTypeDatetime, schema: qdrant.PayloadSchemaType_Datetime},
 	}
 }
 

@@ -37,7 +37,9 @@ func toFilter(tenant string, f store.Filter) *qdrant.Filter {
 		// field counts as not archived.
 		q.MustNot = append(q.MustNot, qdrant.NewMatchBool(fArchived, true))
 	}
-	if !f.IncludeSuperseded {
+	if v := f.View(); !v.IsZero() {
+		q.Must = append(q.Must, viewConditions(v)...)
+	} else if !f.IncludeSuperseded {
 		// Likewise: points written before the field existed count as not
 		// superseded (memories were not superseded then).
 		q.MustNot = append(q.MustNot, qdrant.NewMatchBool(fSuperseded, true))

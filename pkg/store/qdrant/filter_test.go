@@ -102,6 +102,8 @@ func TestIndexesCoverFilters(t *testing.T) {
 		"archived": qdrant.FieldType_FieldTypeBool, "superseded": qdrant.FieldType_FieldTypeBool,
 		"quarantined":   qdrant.FieldType_FieldTypeBool,
 		"created_at_us": qdrant.FieldType_FieldTypeInteger, "created_at": qdrant.FieldType_FieldTypeDatetime,
+		"valid_from": qdrant.FieldType_FieldTypeDatetime, "valid_until": qdrant.FieldType_FieldTypeDatetime,
+		"invalid_at": qdrant.FieldType_FieldTypeDatetime,
 	}
 	got := map[string]qdrant.FieldType{}
 	for _, ix := range indexes() {

@@ -40,6 +40,7 @@ const (
 	fLastAccessed    = "last_accessed"
 	fValidFrom       = "valid_from"
 	fInvalidAt       = "invalid_at"
+	fValidUntil      = "valid_until"
 	fArchived        = "archived"
 	fEmbeddingModel  = "embedding_model"
 	fSuperseded      = "superseded"
@@ -92,6 +93,9 @@ func toPayload(m memory.Memory) map[string]*qdrant.Value {
 	putTime(p, fValidFrom, m.ValidFrom)
 	if m.InvalidAt != nil {
 		putTime(p, fInvalidAt, *m.InvalidAt)
+	}
+	if m.ValidUntil != nil {
+		putTime(p, fValidUntil, *m.ValidUntil)
 	}
 	return p
 }
@@ -152,6 +156,10 @@ func fromPayload(id string, p map[string]*qdrant.Value, vec []float32) (memory.M
 	if _, ok := p[fInvalidAt]; ok {
 		t := d.time(fInvalidAt)
 		m.InvalidAt = &t
+	}
+	if _, ok := p[fValidUntil]; ok {
+		t := d.time(fValidUntil)
+		m.ValidUntil = &t
 	}
 	if len(vec) > 0 {
 		m.Vector = vec

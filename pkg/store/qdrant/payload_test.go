@@ -93,7 +93,7 @@ func TestPayloadTypes(t *testing.T) {
 		"layer": "string", "importance": "double", "confidence": "double", "access_count": "int",
 		"repetition_count": "int", "success_count": "int", "tags": "list", "scope": "list",
 		"evidence": "string", "source_ids": "list", "source": "string", "created_at": "string",
-		"created_at_us": "int", "modified_at": "string", "last_accessed": "string", "valid_from": "string",
+		"created_at_us": "int", "modified_at": "string", "last_accessed": "string", "valid_from": "string", "valid_until": "string",
 		"invalid_at": "string", "archived": "bool", "embedding_model": "string",
 		"superseded": "bool", "superseded_by": "string", "derived_from": "list", "epoch": "int",
 		"quarantined": "bool", "quarantine_reason": "string",

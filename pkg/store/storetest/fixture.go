@@ -61,7 +61,7 @@ func (e *env) full(t *testing.T, tenant string, n int) memory.Memory {
 // they exist (non-ASCII content, archived, superseded, quarantined, an epoch beyond
 // float64's exact integers), for round-trip tests of any engine.
 func FullMemory(id, tenant string, base time.Time, vec []float32) memory.Memory {
-	invalid := base.Add(72 * time.Hour)
+	invalid, until := base.Add(72*time.Hour), base.Add(30*time.Hour+123456789)
 	return memory.Memory{
 		ID:              id,
 		Tenant:          tenant,
@@ -90,6 +90,7 @@ func FullMemory(id, tenant string, base time.Time, vec []float32) memory.Memory 
 		LastAccessed:    base.Add(2 * time.Hour),
 		ValidFrom:       base.Add(-time.Hour),
 		InvalidAt:       &invalid,
+		ValidUntil:      &until,
 		Archived:        true,
 		EmbeddingModel:  "all-MiniLM-L6-v2",
 		SupersededBy:    memory.DeterministicID("storetest", "successor", id),
@@ -255,6 +256,10 @@ func normalForm(m memory.Memory) memory.Memory {
 	if m.InvalidAt != nil {
 		v := utc(*m.InvalidAt)
 		m.InvalidAt = &v
+	}
+	if m.ValidUntil != nil {
+		v := utc(*m.ValidUntil)
+		m.ValidUntil = &v
 	}
 	return m
 }

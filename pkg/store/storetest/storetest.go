@@ -49,6 +49,7 @@ func Run(t *testing.T, h Harness) {
 		{"LexicalOnly", testLexicalOnly},
 		{"TenantIsolation", testTenantIsolation},
 		{"Filters", testFilters},
+		{"TimeViews", testTimeViews},
 		{"SearchRanking", testSearchRanking},
 		{"SearchK", testSearchK},
 		{"Delete", testDelete},
