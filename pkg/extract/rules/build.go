@@ -30,6 +30,9 @@ func (c *Capturer) build(ev, name string, d draft, cond, restLow string, fl flag
 		topicLow = payload
 	}
 	sig.cat = c.cats.category(words(topicLow))
+	if imprecise(name, d, payload, restLow, sig) {
+		return Fact{}, false
+	}
 	typ := typeFor(d.typ, d.class, sig, cond != "")
 	domain := domainFor(d.class, sig)
 

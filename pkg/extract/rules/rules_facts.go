@@ -208,6 +208,11 @@ func factRules() []rule {
 			re: compile(`^(?:it(?:'s| is| was) |that(?:'s| is| was) )?not (.+?),? but (?:rather |instead )?(.+)$`),
 			build: func(r *ruleCtx) (draft, bool) {
 				p := r.gl(2)
+				// "Not Jenkins but GitHub Actions." names no subject: a
+				// fragment the transcript keeps with its context.
+				if firstWord(r.low) == "not" {
+					return draft{}, false
+				}
 				// "not just X but Y" emphasises; it corrects nothing.
 				switch firstWord(r.gl(1)) {
 				case "just", "only", "merely", "simply", "even", "necessarily", "always", "that", "so", "too", "really", "sure":
