@@ -150,7 +150,7 @@ func workContext(low string, sig signals) bool {
 }
 
 var workWords = setOf("error", "errors", "tracking", "monitoring", "alerts", "alerting", "database",
-	"schema", "endpoint", "endpoints", "commit", "commits", "branch", "branches","deploy", "deploys", "release", "releases", "sprint", "sprints", "standup", "ticket",
+	"schema", "endpoint", "endpoints", "commit", "commits", "branch", "branches", "deploy", "deploys", "release", "releases", "sprint", "sprints", "standup", "ticket",
 	"tickets", "customers", "clients", "support", "python", "golang", "java", "kotlin", "rust", "typescript",
 	"javascript", "android", "ios", "postgres", "redis", "rest", "grpc", "monolith", "microservices",
 	"framework", "language", "tracing", "logging", "metrics", "dependencies", "version", "versions")
