@@ -71,6 +71,14 @@ func (c *Capturer) build(ev, name string, d draft, cond, restLow string, fl flag
 	if cond != "" {
 		content = cond + ", " + lowerFirst(content)
 	}
+	if fl&flagCorrection != 0 && !strings.HasPrefix(asciiLower(content), "actually") {
+		// The marker stays: it is what makes the statement a correction
+		// downstream (triage, package correction).
+		if !strings.HasPrefix(content, "User") && !strings.HasPrefix(content, "The team") {
+			content = lowerFirst(content)
+		}
+		content = "Actually, " + content
+	}
 	content = groundedContent(sentence(content), ev)
 	if content == "" {
 		return Fact{}, false

@@ -142,9 +142,19 @@ func workContext(low string, sig signals) bool {
 	}
 	for _, w := range words(low) {
 		w = trimToken(w)
-		if projectNouns[w] || workWords[w] {
+		if projectNouns[w] || workWords[w] || projectName(w) {
 			return true
 		}
+	}
+	return false
+}
+
+// projectName: "ledger-api", "v2", "postgresql14": a hyphenated or
+// numbered name, the way services and versions are written.
+func projectName(w string) bool {
+	i := strings.IndexByte(w, '-')
+	if i > 0 && i < len(w)-1 && isWordByte(w[i-1]) && isWordByte(w[i+1]) && !strings.ContainsAny(w, "0123456789") {
+		return true
 	}
 	return false
 }

@@ -1,0 +1,73 @@
+package consolidate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/recollect-dev/recollect/pkg/correction"
+	"github.com/recollect-dev/recollect/pkg/memory"
+)
+
+// PhaseCorrect is the audit phase of corrections understood without a
+// model (issue 19 item 3).
+const PhaseCorrect = "correct"
+
+// supersedeCorrections: a correction written since the last epoch
+// ("Actually the staging DB is Postgres 15, not MySQL", "the build server
+// is no longer Jenkins", "we moved from Jenkins to GitHub Actions")
+// supersedes the older active memories of its namespace and subject that it
+// contradicts (package correction: the correction's own subject and values
+// decide, never wording similarity alone). The older memory is kept with
+// invalid_at and the link; the audit log records the correction and the
+// reason. A correction that replaced something is promoted out of the
+// buffer: it is a deliberate statement. It is a rule at every LLM level.
+func (r *run) supersedeCorrections() {
+	type corr struct {
+		m *memory.Memory
+		c correction.Correction
+	}
+	var cs []corr
+	r.each(func(m *memory.Memory) {
+		if !active(m) || !r.mutable(m) || !r.changed(m) || !factLike(m) {
+			return
+		}
+		if c, ok := correction.Parse(m.Content); ok {
+			cs = append(cs, corr{m, c})
+		}
+	})
+	for _, x := range cs {
+		replaced := 0
+		r.each(func(o *memory.Memory) {
+			if o == x.m || !active(o) || !r.mutable(o) || !factLike(o) || o.Namespace != x.m.Namespace ||
+				o.Subject != x.m.Subject || newerFirst(x.m, o) > 0 || validSince(o) == validSince(x.m) {
+				return
+			}
+			ok, why := x.c.Contradicts(o.Content)
+			if !ok {
+				return
+			}
+			r.supersede(o, x.m.ID, PhaseCorrect, fmt.Sprintf("corrected by %s (%q): %s", x.m.ID, clipText(x.m.Content, 120), why), DecidedByRule, "")
+			r.inherit(x.m, o)
+			replaced++
+		})
+		if replaced > 0 && x.m.Layer == memory.LayerBuffer && active(x.m) {
+			r.change(x.m, PhaseCorrect, "promote", fmt.Sprintf("a correction that superseded %d older memories", replaced), DecidedByRule, "",
+				func(m *memory.Memory) { m.Layer = memory.LayerWorking })
+			r.stats.Promoted++
+		}
+	}
+}
+
+// factLike: keyed facts, preferences and decisions; not episodes,
+// transcripts or session notes, which record what was said, not what is.
+func factLike(m *memory.Memory) bool {
+	return m.Kind != memory.KindEpisodic && m.Type != memory.TypeEpisode && !sessionNote(m) &&
+		!hasTag(m, "transcript") && !strings.HasPrefix(m.Key, "transcript")
+}
+
+func clipText(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
