@@ -64,7 +64,7 @@ func (c *Capturer) build(ev, name string, d draft, cond, restLow string, fl flag
 		if topic == "" {
 			return Fact{}, false
 		}
-		key = keyFor(prefix, topic)
+		key = scopedKey(keyFor(prefix, topic), scopeOf(ev))
 	}
 
 	content := d.content

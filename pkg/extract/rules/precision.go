@@ -163,7 +163,8 @@ var workWords = setOf("error", "errors", "tracking", "monitoring", "alerts", "al
 	"schema", "endpoint", "endpoints", "commit", "commits", "branch", "branches", "deploy", "deploys", "release", "releases", "sprint", "sprints", "standup", "ticket",
 	"tickets", "customers", "clients", "support", "python", "golang", "java", "kotlin", "rust", "typescript",
 	"javascript", "android", "ios", "postgres", "redis", "rest", "grpc", "monolith", "microservices",
-	"framework", "language", "tracing", "logging", "metrics", "dependencies", "version", "versions")
+	"framework", "language", "feature", "features", "flag", "flags", "table", "tables", "versioning", "cron",
+	"lambda", "aws", "gcp", "azure", "cloud", "linting", "formatting", "pull", "requests", "review", "reviews", "tracing", "logging", "metrics", "dependencies", "version", "versions")
 
 func hasWord(low, w string) bool {
 	for _, x := range words(low) {
