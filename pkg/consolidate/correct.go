@@ -35,23 +35,43 @@ func (r *run) supersedeCorrections() {
 			cs = append(cs, corr{m, c})
 		}
 	})
-	for _, x := range cs {
-		replaced := 0
-		r.each(func(o *memory.Memory) {
-			if o == x.m || !active(o) || !r.mutable(o) || !factLike(o) || o.Namespace != x.m.Namespace ||
-				o.Subject != x.m.Subject || newerFirst(x.m, o) > 0 || validSince(o) == validSince(x.m) {
-				return
+	if len(cs) == 0 {
+		return
+	}
+	// One pass over the tenant: each memory is lowered once and checked
+	// against the corrections of its namespace and subject by a cheap
+	// substring test before the entities are compared.
+	replaced := make([]int, len(cs))
+	r.each(func(o *memory.Memory) {
+		if !active(o) || !r.mutable(o) || !factLike(o) {
+			return
+		}
+		low := ""
+		for i := range cs {
+			x := &cs[i]
+			if o == x.m || o.Namespace != x.m.Namespace || o.Subject != x.m.Subject || !active(x.m) ||
+				newerFirst(x.m, o) > 0 || validSince(o) == validSince(x.m) {
+				continue
+			}
+			if low == "" {
+				low = strings.ToLower(o.Content)
+			}
+			if !x.c.Mentioned(low) {
+				continue
 			}
 			ok, why := x.c.Contradicts(o.Content)
 			if !ok {
-				return
+				continue
 			}
 			r.supersede(o, x.m.ID, PhaseCorrect, fmt.Sprintf("corrected by %s (%q): %s", x.m.ID, clipText(x.m.Content, 120), why), DecidedByRule, "")
 			r.inherit(x.m, o)
-			replaced++
-		})
-		if replaced > 0 && x.m.Layer == memory.LayerBuffer && active(x.m) {
-			r.change(x.m, PhaseCorrect, "promote", fmt.Sprintf("a correction that superseded %d older memories", replaced), DecidedByRule, "",
+			replaced[i]++
+			return
+		}
+	})
+	for i, x := range cs {
+		if replaced[i] > 0 && x.m.Layer == memory.LayerBuffer && active(x.m) {
+			r.change(x.m, PhaseCorrect, "promote", fmt.Sprintf("a correction that superseded %d older memories", replaced[i]), DecidedByRule, "",
 				func(m *memory.Memory) { m.Layer = memory.LayerWorking })
 			r.stats.Promoted++
 		}

@@ -50,6 +50,29 @@ func (c Correction) Contradicts(older string) (bool, string) {
 	return true, fmt.Sprintf("states another value of %q", c.Subject)
 }
 
+// Mentioned is a cheap first test on lowercased text: it holds a word of a
+// replaced value, else of the subject. Contradicts decides.
+func (c Correction) Mentioned(low string) bool {
+	for _, o := range c.Old {
+		if t := Tokens(o); len(t) > 0 && strings.Contains(low, rawFirst(o)) {
+			return true
+		}
+	}
+	if len(c.Old) > 0 {
+		return false
+	}
+	return c.Subject != "" && strings.Contains(low, rawFirst(c.Subject))
+}
+
+// rawFirst is the first word of s, lowercased, as written (no folding).
+func rawFirst(s string) string {
+	f := strings.Fields(strings.ToLower(s))
+	if len(f) == 0 {
+		return s
+	}
+	return strings.Trim(f[0], ".,;:!?\"'`")
+}
+
 var olderCopula = regexp.MustCompile(`(?i)^(.{2,80}?) (?:is|are|was|were|uses|use|runs on|runs|lives at|lives in|listens on|goes to|will be|falls on|is due on|is due)\b`)
 
 func stripMarker(s string) string {

@@ -2,6 +2,7 @@ package correction
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -74,6 +75,9 @@ func TestContradicts(t *testing.T) {
 		}
 		if got, why := c.Contradicts(tc.older); got != tc.want {
 			t.Errorf("%q vs %q: %v (%s), want %v", tc.correction, tc.older, got, why, tc.want)
+		}
+		if tc.want && !c.Mentioned(strings.ToLower(tc.older)) {
+			t.Errorf("%q vs %q: the first test misses a pair that contradicts", tc.correction, tc.older)
 		}
 	}
 }
