@@ -56,7 +56,7 @@ func (r *run) supersedeCorrections() {
 			if low == "" {
 				low = strings.ToLower(o.Content)
 			}
-			if !x.c.Mentioned(low) {
+			if !x.c.Mentioned(low) || x.c.Subject == "" && !valueLike(o) {
 				continue
 			}
 			ok, why := x.c.Contradicts(o.Content)
@@ -76,6 +76,17 @@ func (r *run) supersedeCorrections() {
 			r.stats.Promoted++
 		}
 	}
+}
+
+// valueLike: what a correction naming no subject ("we moved from Jenkins
+// to GitHub Actions") may replace: facts and decisions, not a preference,
+// a policy or a style ("I like Jenkins' UI", "never restart Jenkins by hand").
+func valueLike(m *memory.Memory) bool {
+	switch m.Type {
+	case memory.TypePreference, memory.TypePolicy, memory.TypeStyle, memory.TypePitfall:
+		return false
+	}
+	return true
 }
 
 // factLike: keyed facts, preferences and decisions; not episodes,

@@ -50,18 +50,28 @@ func (c Correction) Contradicts(older string) (bool, string) {
 	return true, fmt.Sprintf("states another value of %q", c.Subject)
 }
 
-// Mentioned is a cheap first test on lowercased text: it holds a word of a
-// replaced value, else of the subject. Contradicts decides.
-func (c Correction) Mentioned(low string) bool {
-	for _, o := range c.Old {
-		if t := Tokens(o); len(t) > 0 && strings.Contains(low, rawFirst(o)) {
+// Mentioned is a cheap first test on lowercased text: it holds the first
+// word of the subject, when one is named, and of a replaced value, when
+// one is named. Contradicts decides.
+func (c *Correction) Mentioned(low string) bool {
+	if len(c.oldFirst) != len(c.Old) {
+		c.subjFirst, c.oldFirst = rawFirst(c.Subject), nil
+		for _, o := range c.Old {
+			c.oldFirst = append(c.oldFirst, rawFirst(o))
+		}
+	}
+	if c.Subject != "" && !strings.Contains(low, c.subjFirst) {
+		return false
+	}
+	if len(c.Old) == 0 {
+		return c.Subject != ""
+	}
+	for _, o := range c.oldFirst {
+		if strings.Contains(low, o) {
 			return true
 		}
 	}
-	if len(c.Old) > 0 {
-		return false
-	}
-	return c.Subject != "" && strings.Contains(low, rawFirst(c.Subject))
+	return false
 }
 
 // rawFirst is the first word of s, lowercased, as written (no folding).

@@ -19,6 +19,11 @@ type Correction struct {
 	New     string   // the value now true: "Postgres 15" ("" for "X is no longer Y")
 	Old     []string // the values it replaces, when named: ["MySQL"]
 	Marker  bool     // the statement says it corrects ("actually", "no,", "no longer", "from Y to X")
+
+	// First words of the subject and of each replaced value, lowercased,
+	// for Mentioned (set by Parse).
+	subjFirst string
+	oldFirst  []string
 }
 
 var (
@@ -35,6 +40,17 @@ var (
 // Parse reads content as a correction. It reports false for a statement
 // that neither says it corrects nor names a replaced value.
 func Parse(content string) (Correction, bool) {
+	c, ok := parse(content)
+	if ok {
+		c.subjFirst = rawFirst(c.Subject)
+		for _, o := range c.Old {
+			c.oldFirst = append(c.oldFirst, rawFirst(o))
+		}
+	}
+	return c, ok
+}
+
+func parse(content string) (Correction, bool) {
 	s := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(content), ".!"))
 	var c Correction
 	if loc := marker.FindStringIndex(s); loc != nil && loc[1] < len(s) {
