@@ -362,6 +362,7 @@ func (r *run) phases(ctx context.Context, step func() error) error {
 	r.hygiene()
 	r.promoteBuffer()
 	r.supersedeByKey()
+	r.supersedeCorrections()
 	if r.c.level() != llm.LevelOff {
 		if err := r.findPairs(ctx); err != nil {
 			return err

@@ -30,6 +30,9 @@ func (c *Capturer) build(ev, name string, d draft, cond, restLow string, fl flag
 		topicLow = payload
 	}
 	sig.cat = c.cats.category(words(topicLow))
+	if imprecise(name, d, payload, restLow, sig) {
+		return Fact{}, false
+	}
 	typ := typeFor(d.typ, d.class, sig, cond != "")
 	domain := domainFor(d.class, sig)
 
@@ -61,12 +64,20 @@ func (c *Capturer) build(ev, name string, d draft, cond, restLow string, fl flag
 		if topic == "" {
 			return Fact{}, false
 		}
-		key = keyFor(prefix, topic)
+		key = scopedKey(keyFor(prefix, topic), scopeOf(ev))
 	}
 
 	content := d.content
 	if cond != "" {
 		content = cond + ", " + lowerFirst(content)
+	}
+	if fl&flagCorrection != 0 && !strings.HasPrefix(asciiLower(content), "actually") {
+		// The marker stays: it is what makes the statement a correction
+		// downstream (triage, package correction).
+		if !strings.HasPrefix(content, "User") && !strings.HasPrefix(content, "The team") {
+			content = lowerFirst(content)
+		}
+		content = "Actually, " + content
 	}
 	content = groundedContent(sentence(content), ev)
 	if content == "" {

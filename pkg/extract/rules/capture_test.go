@@ -90,7 +90,7 @@ var captureCases = []struct {
 	{"no style", "No, keep answers short.", []want{{dPref, memory.TypeDecision, "decision/answers-short", "Keep answers short."}}},
 	{"wait url", "wait, the staging URL is staging.example.com", []want{{dTool, memory.TypeFact, "fact/staging-url", "The staging URL is staging.example.com."}}},
 	{"correction profile", "Actually my birthday is in May.", []want{{dGen, memory.TypeFact, "profile/birthday", "User's birthday is in May."}}},
-	{"actually preference", "Actually, I prefer spaces.", []want{{dPref, memory.TypePreference, "preference/indentation", "prefer spaces"}}},
+	{"actually preference", "Actually, I prefer spaces.", []want{{dPref, memory.TypePreference, "preference/indentation", "actually, user prefers spaces"}}},
 
 	// Self-disclosure, project facts, decisions.
 	{"name and employer", "My name is Sam and I work at Acme.", []want{
@@ -278,7 +278,8 @@ func TestEveryRuleFires(t *testing.T) {
 			fired[f.Rule] = true
 		}
 	}
-	for _, extra := range []string{"I have a peanut allergy.", "My pronouns are they/them."} {
+	for _, extra := range []string{"I have a peanut allergy.", "My pronouns are they/them.",
+		"The build server is no longer Jenkins.", "We moved from Jenkins to GitHub Actions."} {
 		for _, f := range c.Capture("user", extra) {
 			fired[f.Rule] = true
 		}

@@ -72,6 +72,8 @@ const (
 	RuleRemember      = "remember.fact"
 	RuleCorrection    = "correction.statement"
 	RuleCorrectNotBut = "correction.not-but"
+	RuleNoLonger      = "correction.no-longer"
+	RuleMovedFrom     = "correction.moved-from"
 )
 
 // RuleNames lists every rule name Capture can report, for metrics.
@@ -80,5 +82,5 @@ func RuleNames() []string {
 		RuleAlways, RuleNever, RuleMakeSure, RuleFromNowOn, RuleStopStart, RuleMust, RuleDontEver,
 		RuleRequired, RuleName, RuleCallMe, RuleRole, RuleEmployer, RuleLocation, RuleAllergy,
 		RuleRelation, RuleProfile, RuleUse, RuleProject, RuleDecision, RuleRemember, RuleCorrection,
-		RuleCorrectNotBut}
+		RuleCorrectNotBut, RuleNoLonger, RuleMovedFrom}
 }

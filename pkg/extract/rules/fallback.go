@@ -16,6 +16,11 @@ func fallback(orig, low string, fl flag) (string, draft, bool) {
 	subject := copulaSubject(low)
 	switch {
 	case fl&flagCorrection != 0:
+		if t, ok := itsFor(low); ok && !fillerPhrases[low] {
+			// "No, it's port 8443 for the admin API."
+			return RuleCorrection, draft{typ: memory.TypeFact, class: classStatement, content: content, prefix: "fact",
+				topic: t, payload: low, minContent: 2}, true
+		}
 		if fillerPhrases[low] || !imperative && (subject == "" || !concreteSubject(low)) {
 			return "", draft{}, false
 		}
@@ -93,3 +98,27 @@ func vocative(orig string) bool {
 
 var vagueObjects = setOf("it", "that", "this", "them", "me", "us", "sure", "up", "on", "going",
 	"doing", "in", "out", "off", "away", "back", "over", "something", "anything", "everything", "")
+
+// itsFor reads "it's port 8443 for the admin API": a value and the named
+// thing it belongs to; the key comes from the thing and the value's noun.
+func itsFor(low string) (string, bool) {
+	rest := ""
+	for _, p := range []string{"it's ", "it’s ", "it is "} {
+		if strings.HasPrefix(low, p) {
+			rest = low[len(p):]
+		}
+	}
+	if rest == "" {
+		return "", false
+	}
+	for _, sep := range []string{" for the ", " of the ", " on the ", " in the "} {
+		if i := strings.Index(rest, sep); i > 0 {
+			thing := slug(rest[i+len(sep):], 3)
+			if thing == "" {
+				return "", false
+			}
+			return thing + "-" + slug(firstWord(rest[:i]), 1), true
+		}
+	}
+	return "", false
+}

@@ -89,7 +89,11 @@ var habitBlock = setOf("forget", "forgets", "forgot", "said", "say", "says", "to
 	"saw", "went", "came", "took", "gave", "made", "found", "left", "lost", "met", "paid", "ran",
 	"sat", "sent", "spent", "stood", "won", "wrote", "kept", "brought", "bought", "caught", "taught",
 	"became", "began", "drew", "drove", "ate", "fell", "flew", "grew", "hid", "led", "rode", "sang",
-	"shook", "slept", "spoke", "stole", "swam", "threw", "woke", "wore", "let")
+	"shook", "slept", "spoke", "stole", "swam", "threw", "woke", "wore", "let",
+	// past participles narrate ("never done it before", "never seen that")
+	"done", "seen", "gone", "known", "taken", "given", "eaten", "been", "heard", "shown", "grown",
+	// states, not instructions ("always calm and peaceful")
+	"calm", "peaceful", "quiet", "positive", "cheerful", "grateful", "something", "nice", "fun")
 
 // edAllowed are base verbs ending in "ed" ("always embed …").
 var edAllowed = setOf("embed", "feed", "seed", "need", "proceed", "exceed", "speed", "shred", "bed", "wed", "red")
@@ -177,7 +181,8 @@ var speculation = []string{"be in ", "be on ", "be at ", "be related", "be cause
 	"be my ", "be your ", "be our ", "be some ", "be due", "be missing", "be out", "be off",
 	"be a bug", "be an issue", "be a problem", "have been", "'ve been", "be kidding", "be joking",
 	"be tired", "be confused", "be mistaken", "be crazy", "be nice", "be fun", "be hard", "be it",
-	"be that", "be this", "be the ", "be somewhere", "be cached", "be stale", "be a typo"}
+	"be that", "be this", "be the ", "be somewhere", "be cached", "be stale", "be a typo", "be flaky", "be slow", "be failing",
+	"be timing out", "be a race", "be the cache", "be a bug"}
 
 func speculative(low string) bool {
 	for _, s := range speculation {

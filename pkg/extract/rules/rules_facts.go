@@ -204,10 +204,36 @@ func factRules() []rule {
 			build: func(r *ruleCtx) (draft, bool) {
 				return decision("Decided to "+r.g(1), r.gl(2)), !blockedPayload(r.gl(2), likeBlock)
 			}},
+		{name: RuleNoLonger, keywords: []string{" no longer "},
+			re: compile(`^((?:[\w.+#/@-]+ ){0,5}?[\w.+#/@-]+) (?:is|are) no longer (.+)$`),
+			build: func(r *ruleCtx) (draft, bool) {
+				subj := r.gl(1)
+				if pronounSubjects[firstWord(subj)] || personalSubject(subj) {
+					return draft{}, false
+				}
+				return draft{typ: memory.TypeFact, class: classStatement, content: thirdPerson(r.orig),
+					key: keyFor("fact", slug(subj, 3)), payload: subj + " " + r.gl(2)}, true
+			}},
+		{name: RuleMovedFrom, first: []string{"we", "i", "we've", "i've", "the", "our"}, keywords: []string{" from "},
+			re: compile(`^(we|i|the team|our team)(?:'ve| have)? ((?:moved|switched|migrated|changed|upgraded|went) (?:([\w.+#/@-]+) )?from (.+?) to (.+))$`),
+			build: func(r *ruleCtx) (draft, bool) {
+				what, to := r.gl(3), r.gl(5)
+				topic := what
+				if topic == "" || topic == "over" || topic == "everything" {
+					topic = decisionTopic(to)
+				}
+				return draft{typ: memory.TypeDecision, class: classDecision, content: subject3(r.gl(1)) + " " + r.g(2),
+					prefix: "decision", topic: topic, payload: r.gl(4) + " " + to}, !blockedPayload(to, likeBlock)
+			}},
 		{name: RuleCorrectNotBut, first: []string{"not", "it's", "it", "that's", "that"}, keywords: []string{" but"},
 			re: compile(`^(?:it(?:'s| is| was) |that(?:'s| is| was) )?not (.+?),? but (?:rather |instead )?(.+)$`),
 			build: func(r *ruleCtx) (draft, bool) {
 				p := r.gl(2)
+				// "Not Jenkins but GitHub Actions." names no subject: a
+				// fragment the transcript keeps with its context.
+				if firstWord(r.low) == "not" {
+					return draft{}, false
+				}
 				// "not just X but Y" emphasises; it corrects nothing.
 				switch firstWord(r.gl(1)) {
 				case "just", "only", "merely", "simply", "even", "necessarily", "always", "that", "so", "too", "really", "sure":

@@ -68,7 +68,9 @@ func preferenceRules() []rule {
 			build: func(r *ruleCtx) (draft, bool) {
 				d := affective("User's "+r.g(1), r.gl(3))
 				d.key = keyFor("preference", "favourite-"+slug(r.gl(2), 3))
-				return d, true
+				// "my favorite one to jam to": the one is named elsewhere.
+				w := firstWord(r.gl(2))
+				return d, w != "one" && w != "thing" && w != "part"
 			}},
 		{name: RuleHabit, first: []string{"i", "we"}, keywords: []string{"always", "never", "usually", "typically", "generally", "normally", "tend to", "rarely", "mostly", "often"},
 			re: compile(`^(i|we) ((?:always|never|usually|typically|generally|normally|tend to|rarely|mostly|often) (.+))$`),
