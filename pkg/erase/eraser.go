@@ -1,0 +1,167 @@
+package erase
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// ErrCannot is wrapped by a place that cannot erase at all (a backend
+// without the means); the receipt says not_erased with the reason.
+var ErrCannot = errors.New("cannot erase here")
+
+// Defaults of an Eraser.
+const (
+	// DefaultWait is how long Start waits for the places before answering
+	// with the receipt as it stands; the rest continues in the background.
+	DefaultWait = 10 * time.Second
+	// DefaultBound is how long a purge may take in all; a place still
+	// running then is failed, and asking again resumes the purge.
+	DefaultBound = 10 * time.Minute
+	// keptReceipts bounds the receipts kept for reading by id.
+	keptReceipts = 1000
+)
+
+// ReceiptStore keeps receipts for reading by id from any process.
+type ReceiptStore interface {
+	Put(ctx context.Context, r Receipt) error
+	Get(ctx context.Context, tenant, id string) (Receipt, error)
+}
+
+// ErrNoReceipt is returned for an unknown receipt id.
+var ErrNoReceipt = errors.New("no such erasure receipt")
+
+// Eraser runs the places of a purge, in order, and keeps its receipt.
+type Eraser struct {
+	places []Place
+	store  ReceiptStore
+	log    *slog.Logger
+	now    func() time.Time
+	wait   time.Duration
+	bound  time.Duration
+	wg     sync.WaitGroup
+}
+
+// Option tunes an Eraser.
+type Option func(*Eraser)
+
+// WithWait sets how long Start waits before answering (DefaultWait).
+func WithWait(d time.Duration) Option { return func(e *Eraser) { e.wait = d } }
+
+// WithBound sets the bound on a whole purge (DefaultBound).
+func WithBound(d time.Duration) Option { return func(e *Eraser) { e.bound = d } }
+
+// WithReceiptStore keeps receipts there instead of in this process only.
+func WithReceiptStore(s ReceiptStore) Option { return func(e *Eraser) { e.store = s } }
+
+// WithClock sets the clock that stamps receipts.
+func WithClock(now func() time.Time) Option { return func(e *Eraser) { e.now = now } }
+
+// New builds an Eraser of places, run in the order given.
+func New(places []Place, log *slog.Logger, opts ...Option) *Eraser {
+	e := &Eraser{places: places, log: log, now: time.Now, wait: DefaultWait, bound: DefaultBound}
+	for _, o := range opts {
+		o(e)
+	}
+	if e.log == nil {
+		e.log = slog.New(slog.DiscardHandler)
+	}
+	if e.store == nil {
+		e.store = NewMemReceipts(keptReceipts)
+	}
+	return e
+}
+
+// Start erases t everywhere: it answers once every place is done or after
+// the wait, whichever is first, with the receipt as it stands; the places
+// left continue in the background, bounded, and update the receipt.
+// first are places already done by the caller (the store's deletion),
+// listed first in the receipt.
+func (e *Eraser) Start(ctx context.Context, t Target, first ...PlaceReceipt) Receipt {
+	r := Receipt{ID: newID(), Tenant: t.Tenant, State: StateRunning, Started: e.now().UTC()}
+	r.Places = append(r.Places, first...)
+	for _, p := range e.places {
+		r.Places = append(r.Places, PlaceReceipt{Place: p.Name(), State: StatePending})
+	}
+	var mu sync.Mutex
+	snapshot := func() Receipt {
+		mu.Lock()
+		defer mu.Unlock()
+		return r.clone()
+	}
+	e.put(ctx, snapshot())
+	done := make(chan struct{})
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		defer close(done)
+		// The purge outlives the request that asked for it.
+		bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), e.bound)
+		defer cancel()
+		for i, p := range e.places {
+			pr := e.run(bctx, p, t)
+			mu.Lock()
+			r.Places[len(first)+i] = pr
+			r.settle(e.now().UTC())
+			mu.Unlock()
+			e.put(bctx, snapshot())
+		}
+		mu.Lock()
+		r.settle(e.now().UTC())
+		mu.Unlock()
+		e.put(bctx, snapshot())
+		final := snapshot()
+		e.log.InfoContext(bctx, "erasure finished", "tenant", t.Tenant, "receipt", final.ID, "state", final.State)
+	}()
+	timer := time.NewTimer(e.wait)
+	defer timer.Stop()
+	select {
+	case <-done:
+	case <-timer.C:
+	case <-ctx.Done():
+	}
+	return snapshot()
+}
+
+// run erases one place, turning its error into the receipt's words.
+func (e *Eraser) run(ctx context.Context, p Place, t Target) PlaceReceipt {
+	out, err := p.Erase(ctx, t)
+	pr := PlaceReceipt{Place: p.Name(), Erased: out.Erased, Note: out.Note, State: StateErased}
+	switch {
+	case errors.Is(err, ErrCannot):
+		pr.State, pr.Note = StateNotErased, err.Error()
+	case err != nil:
+		pr.State, pr.Note = StateFailed, err.Error()
+		e.log.WarnContext(ctx, "erasure place failed", "tenant", t.Tenant, "place", p.Name(), "error", err)
+	}
+	return pr
+}
+
+func (e *Eraser) put(ctx context.Context, r Receipt) {
+	if err := e.store.Put(ctx, r); err != nil {
+		e.log.WarnContext(ctx, "keep erasure receipt", "tenant", r.Tenant, "receipt", r.ID, "error", err)
+	}
+}
+
+// Receipt reads a purge's receipt by id.
+func (e *Eraser) Receipt(ctx context.Context, tenant, id string) (Receipt, error) {
+	r, err := e.store.Get(ctx, tenant, id)
+	if err != nil {
+		return Receipt{}, fmt.Errorf("read erasure receipt %s: %w", id, err)
+	}
+	return r, nil
+}
+
+// Wait waits for the purges running in the background (for Stop).
+func (e *Eraser) Wait() { e.wg.Wait() }
+
+func newID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
