@@ -424,6 +424,11 @@ func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
 		return nil, err
 	}
 	q.SetReindexStatuses(reindexes)
+	eraser, err := a.newEraser(ctx)
+	if err != nil {
+		return nil, err
+	}
+	q.SetEraser(eraser)
 	q.Routes(a.web.Handle)
 	tok, err := promptctx.NewBPE()
 	if err != nil {

@@ -83,7 +83,8 @@ func New(places []Place, log *slog.Logger, opts ...Option) *Eraser {
 // first are places already done by the caller (the store's deletion),
 // listed first in the receipt.
 func (e *Eraser) Start(ctx context.Context, t Target, first ...PlaceReceipt) Receipt {
-	r := Receipt{ID: newID(), Tenant: t.Tenant, State: StateRunning, Started: e.now().UTC()}
+	t.Receipt = newID()
+	r := Receipt{ID: t.Receipt, Tenant: t.Tenant, State: StateRunning, Started: e.now().UTC()}
 	r.Places = append(r.Places, first...)
 	for _, p := range e.places {
 		r.Places = append(r.Places, PlaceReceipt{Place: p.Name(), State: StatePending})

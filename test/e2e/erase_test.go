@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/recollect-dev/recollect/pkg/app"
+	"github.com/recollect-dev/recollect/pkg/erase"
 	"github.com/recollect-dev/recollect/pkg/query"
 )
 
@@ -111,18 +113,94 @@ func filesHolding(t *testing.T, dir string, words []string) []string {
 	return found
 }
 
-func TestEraseDiscovery(t *testing.T) {
-	dir := t.TempDir()
-	a := startConfigured(t, dir, func(*app.Config) {})
-	base := a.Web().URL()
-	eraseScenario(t, base, "acme")
-	t.Logf("before purge: %s", strings.Join(filesHolding(t, dir, adaWords), "\n"))
-	req, _ := http.NewRequest(http.MethodDelete, base+"/v1/memories?tenant=acme&subject=ada", nil)
+// purgeSubject purges a subject and waits for its receipt to be done.
+func purgeSubject(t *testing.T, base, tenant, subject string) erase.Receipt {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodDelete, base+"/v1/memories?tenant="+tenant+"&subject="+subject, nil)
 	resp, err := httpClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
-	time.Sleep(3 * time.Second)
-	t.Logf("after purge: %s", strings.Join(filesHolding(t, dir, adaWords), "\n"))
+	defer resp.Body.Close()
+	var out query.DeleteResponse
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("purge answered %d: %v", resp.StatusCode, err)
+	}
+	if out.Deleted == 0 || out.Receipt == nil {
+		t.Fatalf("purge deleted %d memories, receipt %v", out.Deleted, out.Receipt)
+	}
+	rc := *out.Receipt
+	eventually(t, 60*time.Second, "erasure receipt done", func() error {
+		if code := getJSON(t, base+"/v1/erasures/"+rc.ID+"?tenant="+tenant, &rc); code != http.StatusOK {
+			return fmt.Errorf("receipt answered %d", code)
+		}
+		if !rc.Done() {
+			return fmt.Errorf("receipt %+v", rc)
+		}
+		return nil
+	})
+	return rc
+}
+
+// A purge of ada leaves none of ada's words in any file of the data dir
+// (store log and snapshots, audit files, streams, topic trees), while
+// bob's memories stay and are recalled.
+func TestEraseReachesEveryFile(t *testing.T) {
+	dir := t.TempDir()
+	a := startConfigured(t, dir, func(*app.Config) {})
+	base := a.Web().URL()
+	eraseScenario(t, base, "acme")
+	if found := filesHolding(t, dir, adaWords); len(found) == 0 {
+		t.Fatal("no file holds ada's words before the purge: the test proves nothing")
+	}
+	rc := purgeSubject(t, base, "acme", "ada")
+	t.Logf("receipt: %+v", rc)
+	if rc.State != erase.StateComplete {
+		t.Fatalf("receipt %s: %+v", rc.State, rc.Places)
+	}
+	places := map[string]erase.PlaceReceipt{}
+	for _, p := range rc.Places {
+		places[p.Place] = p
+	}
+	for _, name := range []string{"store", "store-files", "audit", "streams", "topics", "embedding-cache", "usage", "audit-record"} {
+		if _, ok := places[name]; !ok {
+			t.Errorf("receipt has no place %s: %+v", name, rc.Places)
+		}
+	}
+	if places["streams"].Erased == 0 {
+		t.Errorf("no stream message erased: %+v", places["streams"])
+	}
+	if found := filesHolding(t, dir, adaWords); len(found) > 0 {
+		t.Fatalf("ada's words are still on disk after the purge:\n%s", strings.Join(found, "\n"))
+	}
+	var audit query.AuditResponse
+	getJSON(t, base+"/v1/audit?tenant=acme&limit=1000", &audit)
+	raw, _ := json.Marshal(audit)
+	for _, w := range adaWords {
+		if bytes.Contains(bytes.ToLower(raw), []byte(w)) {
+			t.Fatalf("GET /v1/audit still shows %q", w)
+		}
+	}
+	// bob's memories are whole and recalled.
+	subjects := map[string]int{}
+	for _, m := range listMemories(t, base, "acme", "") {
+		subjects[m.Subject]++
+	}
+	if subjects["ada"] != 0 || subjects["bob"] < 2 {
+		t.Fatalf("memories by subject after the purge: %v", subjects)
+	}
+	eventually(t, 30*time.Second, "recall bob's preference", recallIndent(t, base, "acme"))
+	// The topic tree is rebuilt from what is left.
+	eventually(t, 30*time.Second, "topics rebuilt without ada", func() error {
+		var tr query.TopicsResponse
+		postJSON(t, base+"/v1/topics", map[string]any{"tenant": "acme"}, &tr)
+		if len(tr.Topics) == 0 {
+			return fmt.Errorf("no topics")
+		}
+		return nil
+	})
+	// A second purge finds nothing more to do, and still answers a receipt.
+	if found := filesHolding(t, dir, adaWords); len(found) > 0 {
+		t.Fatalf("ada's words came back after the topics rebuild:\n%s", strings.Join(found, "\n"))
+	}
 }
