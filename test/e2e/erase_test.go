@@ -24,7 +24,7 @@ var adaWords = []string{"quixotrel", "zephyrbloo", "marzipanocto", "vellichorum"
 // eraseScenario stores what subject ada and subject bob said through
 // every path (turn events, memory events, compaction, an epoch, a topics
 // rebuild) and waits until both are recallable.
-func eraseScenario(t *testing.T, base, tenant string) {
+func eraseScenario(t *testing.T, ingestURL, base, tenant string) {
 	t.Helper()
 	ev := func(id, subject, typ, content string) map[string]any {
 		e := map[string]any{"id": id, "type": typ, "tenant": tenant, "session_id": "s-" + subject, "subject": subject, "role": "user"}
@@ -55,7 +55,7 @@ func eraseScenario(t *testing.T, base, tenant string) {
 	}
 	events = append(events, map[string]any{"id": "ada-4", "type": "compaction", "tenant": tenant, "session_id": "s-ada", "subject": "ada",
 		"messages": []any{map[string]any{"role": "user", "content": "remember that my Quixotrellis config lives in the Vellichorum repo"}}})
-	if code := postJSON(t, base+"/v1/events", map[string]any{"events": events}, nil); code != http.StatusAccepted {
+	if code := postJSON(t, ingestURL+"/v1/events", map[string]any{"events": events}, nil); code != http.StatusAccepted {
 		t.Fatalf("ingest answered %d", code)
 	}
 	eventually(t, 60*time.Second, "both subjects stored", func() error {
@@ -161,11 +161,19 @@ func TestEraseReachesEveryFile(t *testing.T) {
 	dir := t.TempDir()
 	a := startConfigured(t, dir, func(*app.Config) {})
 	base := a.Web().URL()
-	eraseScenario(t, base, "acme")
+	eraseScenario(t, base, base, "acme")
 	if found := filesHolding(t, dir, adaWords); len(found) == 0 {
 		t.Fatal("no file holds ada's words before the purge: the test proves nothing")
 	}
 	rc := purgeSubject(t, base, "acme", "ada")
+	checkErased(t, base, "acme", rc, func() []string { return filesHolding(t, dir, adaWords) })
+}
+
+// checkErased checks the receipt of ada's purge, that found (what still
+// holds ada's words) finds nothing, and that bob's memories stay whole and
+// recalled.
+func checkErased(t *testing.T, base, tenant string, rc erase.Receipt, found func() []string) {
+	t.Helper()
 	t.Logf("receipt: %+v", rc)
 	if rc.State != erase.StateComplete {
 		t.Fatalf("receipt %s: %+v", rc.State, rc.Places)
@@ -182,11 +190,11 @@ func TestEraseReachesEveryFile(t *testing.T) {
 	if places["streams"].Erased == 0 || places["audit"].Erased == 0 {
 		t.Errorf("no stream message or audit entry erased: %+v", rc.Places)
 	}
-	if found := filesHolding(t, dir, adaWords); len(found) > 0 {
+	if found := found(); len(found) > 0 {
 		t.Fatalf("ada's words are still on disk after the purge:\n%s", strings.Join(found, "\n"))
 	}
 	var audit query.AuditResponse
-	getJSON(t, base+"/v1/audit?tenant=acme&limit=1000", &audit)
+	getJSON(t, base+"/v1/audit?tenant="+tenant+"&limit=1000", &audit)
 	raw, _ := json.Marshal(audit)
 	for _, w := range adaWords {
 		if bytes.Contains(bytes.ToLower(raw), []byte(w)) {
@@ -195,23 +203,23 @@ func TestEraseReachesEveryFile(t *testing.T) {
 	}
 	// bob's memories are whole and recalled.
 	subjects := map[string]int{}
-	for _, m := range listMemories(t, base, "acme", "") {
+	for _, m := range listMemories(t, base, tenant, "") {
 		subjects[m.Subject]++
 	}
 	if subjects["ada"] != 0 || subjects["bob"] < 2 {
 		t.Fatalf("memories by subject after the purge: %v", subjects)
 	}
-	eventually(t, 30*time.Second, "recall bob's preference", recallIndent(t, base, "acme"))
+	eventually(t, 30*time.Second, "recall bob's preference", recallIndent(t, base, tenant))
 	// The topic tree is rebuilt from what is left.
 	eventually(t, 30*time.Second, "topics rebuilt without ada", func() error {
 		var tr query.TopicsResponse
-		postJSON(t, base+"/v1/topics", map[string]any{"tenant": "acme"}, &tr)
+		postJSON(t, base+"/v1/topics", map[string]any{"tenant": tenant}, &tr)
 		if len(tr.Topics) == 0 {
 			return fmt.Errorf("no topics")
 		}
 		return nil
 	})
-	if found := filesHolding(t, dir, adaWords); len(found) > 0 {
+	if found := found(); len(found) > 0 {
 		t.Fatalf("ada's words came back after the topics rebuild:\n%s", strings.Join(found, "\n"))
 	}
 }
