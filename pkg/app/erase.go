@@ -5,6 +5,7 @@ import (
 
 	"github.com/recollect-dev/recollect/pkg/auditlog"
 	"github.com/recollect-dev/recollect/pkg/erase"
+	"github.com/recollect-dev/recollect/pkg/extract"
 	"github.com/recollect-dev/recollect/pkg/topiary"
 )
 
@@ -23,7 +24,10 @@ func (a *App) newEraser(ctx context.Context) (*erase.Eraser, error) {
 	if r, ok := a.audit.(auditlog.Redactor); ok {
 		places = append(places, erase.Audit(r))
 	}
-	places = append(places, erase.Streams(js), erase.TopicTrees(js, topiary.TreeBucket))
+	places = append(places, erase.Streams(js), erase.TopicTrees(js, topiary.TreeBucket),
+		erase.KVEntries(js, "extractor-state", []string{extract.SessionBucket, extract.StyleBucket}, func(t erase.Target, key string, value []byte) bool {
+			return extract.HoldsSubject(key, value, t.Tenant, t.Subject, t.Namespaces)
+		}))
 	caches := make([]erase.Forgetter, len(a.caches))
 	for i, c := range a.caches {
 		caches[i] = c

@@ -14,6 +14,8 @@ type Target struct {
 	Texts []string
 	// Events are the ids of the conversation events they came from.
 	Events []string
+	// Namespaces are the namespaces the purged memories were in.
+	Namespaces []string
 	// Receipt is the id of the purge's receipt (set by Eraser.Start).
 	Receipt string
 }

@@ -174,7 +174,10 @@ func (q *Query) SetEraser(e *erase.Eraser) { q.eraser = e }
 func (q *Query) subjectClosure(ctx context.Context, tenant, subject string) (erase.Target, error) {
 	var ids []string
 	derived := map[string][]string{} // id → ids derived from it
-	type copies struct{ text, sources []string }
+	type copies struct {
+		text, sources []string
+		namespace     string
+	}
 	of := map[string]copies{}
 	err := q.store.Scroll(ctx, tenant, everything, func(m memory.Memory) error {
 		if m.Subject == subject {
@@ -183,7 +186,7 @@ func (q *Query) subjectClosure(ctx context.Context, tenant, subject string) (era
 		for _, src := range m.DerivedFrom {
 			derived[src] = append(derived[src], m.ID)
 		}
-		of[m.ID] = copies{text: []string{m.Content}, sources: m.SourceIDs}
+		of[m.ID] = copies{text: []string{m.Content}, sources: m.SourceIDs, namespace: m.Namespace}
 		return nil
 	})
 	if err != nil {
@@ -205,6 +208,9 @@ func (q *Query) subjectClosure(ctx context.Context, tenant, subject string) (era
 	for _, id := range ids {
 		t.Texts = append(t.Texts, of[id].text...)
 		t.Events = append(t.Events, of[id].sources...)
+		if ns := of[id].namespace; !slices.Contains(t.Namespaces, ns) {
+			t.Namespaces = append(t.Namespaces, ns)
+		}
 	}
 	return t, nil
 }
