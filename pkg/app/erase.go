@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"fmt"
+	"slices"
 
 	"github.com/recollect-dev/recollect/pkg/auditlog"
 	"github.com/recollect-dev/recollect/pkg/erase"
@@ -22,7 +24,7 @@ func (a *App) newEraser(ctx context.Context) (*erase.Eraser, error) {
 	}
 	places := []erase.Place{erase.StoreFiles(a.store)}
 	if r, ok := a.audit.(auditlog.Redactor); ok {
-		places = append(places, erase.Audit(r))
+		places = append(places, a.auditPlace(erase.Audit(r)))
 	}
 	places = append(places, erase.Streams(js), erase.TopicTrees(js, topiary.TreeBucket),
 		erase.KVEntries(js, "extractor-state", []string{extract.SessionBucket, extract.StyleBucket}, func(t erase.Target, key string, value []byte) bool {
@@ -40,4 +42,21 @@ func (a *App) newEraser(ctx context.Context) (*erase.Eraser, error) {
 // process shares (as initModel decides).
 func (a *App) sharedEmbedCache() bool {
 	return a.cfg.Redis.URL != "" && a.cfg.EmbedCache.Kind != "off" && a.cfg.EmbedCache.Kind != "memory"
+}
+
+// auditPlace is the audit log's place, saying not_erased when the entries
+// are day files in another process's data dir: a split deployment without
+// --clickhouse-dsn keeps the consolidator's audit log where this process
+// cannot reach it.
+func (a *App) auditPlace(p erase.Place) erase.Place {
+	if a.cfg.ClickHouse.DSN != "" || a.cfg.singleProcess() || slices.Contains(a.cfg.Targets, TargetConsolidator) {
+		return p
+	}
+	return erase.PlaceFunc{Place: p.Name(), Func: func(ctx context.Context, t erase.Target) (erase.Outcome, error) {
+		out, err := p.Erase(ctx, t)
+		if err != nil {
+			return out, err
+		}
+		return out, fmt.Errorf("%w: %d entries redacted here, but the consolidator's audit day files are in its own data dir (a split deployment without --clickhouse-dsn): this purge does not reach them; set --clickhouse-dsn to keep the audit log in one place", erase.ErrCannot, out.Erased)
+	}}
 }

@@ -3,10 +3,12 @@ package erase
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 )
@@ -27,10 +29,16 @@ const (
 	keptReceipts = 1000
 )
 
-// ReceiptStore keeps receipts for reading by id from any process.
+// ReceiptStore keeps receipts for reading by id from any process, and the
+// ids of a purge not finished yet under a hash of its subject, so a purge
+// asked again after a crash (the store already without the memories)
+// still knows which ids to look for elsewhere.
 type ReceiptStore interface {
 	Put(ctx context.Context, r Receipt) error
 	Get(ctx context.Context, tenant, id string) (Receipt, error)
+	PutPending(ctx context.Context, tenant, subjectHash string, ids []string) error
+	Pending(ctx context.Context, tenant, subjectHash string) ([]string, error)
+	DropPending(ctx context.Context, tenant, subjectHash string) error
 }
 
 // ErrNoReceipt is returned for an unknown receipt id.
@@ -84,6 +92,19 @@ func New(places []Place, log *slog.Logger, opts ...Option) *Eraser {
 // listed first in the receipt.
 func (e *Eraser) Start(ctx context.Context, t Target, first ...PlaceReceipt) Receipt {
 	t.Receipt = newID()
+	key := subjectHash(t.Tenant, t.Subject)
+	if earlier, err := e.store.Pending(ctx, t.Tenant, key); err != nil {
+		e.log.WarnContext(ctx, "read the ids of an unfinished purge", "tenant", t.Tenant, "error", err)
+	} else {
+		for _, id := range earlier {
+			if !slices.Contains(t.IDs, id) {
+				t.IDs = append(t.IDs, id)
+			}
+		}
+	}
+	if err := e.store.PutPending(ctx, t.Tenant, key, t.IDs); err != nil {
+		e.log.WarnContext(ctx, "keep the ids of a purge until it finishes", "tenant", t.Tenant, "error", err)
+	}
 	r := Receipt{ID: t.Receipt, Tenant: t.Tenant, State: StateRunning, Started: e.now().UTC()}
 	r.Places = append(r.Places, first...)
 	for _, p := range e.places {
@@ -117,6 +138,11 @@ func (e *Eraser) Start(ctx context.Context, t Target, first ...PlaceReceipt) Rec
 		mu.Unlock()
 		e.put(bctx, snapshot())
 		final := snapshot()
+		if final.State == StateComplete {
+			if err := e.store.DropPending(bctx, t.Tenant, key); err != nil {
+				e.log.WarnContext(bctx, "drop the ids of a finished purge", "tenant", t.Tenant, "error", err)
+			}
+		}
 		e.log.InfoContext(bctx, "erasure finished", "tenant", t.Tenant, "receipt", final.ID, "state", final.State)
 	}()
 	timer := time.NewTimer(e.wait)
@@ -160,6 +186,12 @@ func (e *Eraser) Receipt(ctx context.Context, tenant, id string) (Receipt, error
 
 // Wait waits for the purges running in the background (for Stop).
 func (e *Eraser) Wait() { e.wg.Wait() }
+
+// subjectHash names a subject's pending purge without the subject.
+func subjectHash(tenant, subject string) string {
+	h := sha256.Sum256([]byte(tenant + "\x00" + subject))
+	return hex.EncodeToString(h[:16])
+}
 
 func newID() string {
 	var b [12]byte

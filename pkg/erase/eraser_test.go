@@ -49,6 +49,14 @@ func TestEraserReceipt(t *testing.T) {
 	if _, err := e.Receipt(ctx, "globex", rc.ID); !errors.Is(err, ErrNoReceipt) {
 		t.Fatalf("another tenant read the receipt: %v", err)
 	}
+	// Asked again once the store holds nothing of ada: the unfinished
+	// purge's ids are still looked for.
+	again := e.Start(ctx, Target{Tenant: "acme", Subject: "ada"})
+	e.Wait()
+	again, _ = e.Receipt(ctx, "acme", again.ID)
+	if again.Places[0].Place != "slow" || again.Places[0].Erased != 2 {
+		t.Fatalf("retried purge = %+v, want the earlier purge's 2 ids", again.Places)
+	}
 }
 
 // Every place erased: complete, answered at once when the wait allows.

@@ -12,15 +12,36 @@ import (
 
 // MemReceipts keeps the newest receipts in this process.
 type MemReceipts struct {
-	mu    sync.Mutex
-	max   int
-	order []string
-	byID  map[string]Receipt
+	mu      sync.Mutex
+	max     int
+	order   []string
+	byID    map[string]Receipt
+	pending map[string][]string
 }
 
 // NewMemReceipts keeps at most max receipts.
 func NewMemReceipts(max int) *MemReceipts {
-	return &MemReceipts{max: max, byID: map[string]Receipt{}}
+	return &MemReceipts{max: max, byID: map[string]Receipt{}, pending: map[string][]string{}}
+}
+
+func (m *MemReceipts) PutPending(_ context.Context, tenant, subjectHash string, ids []string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.pending[tenant+"."+subjectHash] = append([]string(nil), ids...)
+	return nil
+}
+
+func (m *MemReceipts) Pending(_ context.Context, tenant, subjectHash string) ([]string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]string(nil), m.pending[tenant+"."+subjectHash]...), nil
+}
+
+func (m *MemReceipts) DropPending(_ context.Context, tenant, subjectHash string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.pending, tenant+"."+subjectHash)
+	return nil
 }
 
 func (m *MemReceipts) Put(_ context.Context, r Receipt) error {
@@ -52,7 +73,8 @@ func (m *MemReceipts) Get(_ context.Context, tenant, id string) (Receipt, error)
 const ReceiptBucket = "recollect_erasures"
 
 // KVReceipts keeps receipts in a JetStream key-value bucket (keys
-// <tenant>.<id>); they hold ids and counts only.
+// r.<tenant>.<id>), and unfinished purges' memory ids (keys
+// p.<tenant>.<subject hash>); they hold ids and counts only.
 type KVReceipts struct{ kv jetstream.KeyValue }
 
 // OpenKVReceipts opens (creating if needed) the receipt bucket.
@@ -70,14 +92,14 @@ func (k *KVReceipts) Put(ctx context.Context, r Receipt) error {
 	if err != nil {
 		return fmt.Errorf("encode receipt %s: %w", r.ID, err)
 	}
-	if _, err := k.kv.Put(ctx, r.Tenant+"."+r.ID, data); err != nil {
+	if _, err := k.kv.Put(ctx, "r."+r.Tenant+"."+r.ID, data); err != nil {
 		return fmt.Errorf("store receipt %s: %w", r.ID, err)
 	}
 	return nil
 }
 
 func (k *KVReceipts) Get(ctx context.Context, tenant, id string) (Receipt, error) {
-	e, err := k.kv.Get(ctx, tenant+"."+id)
+	e, err := k.kv.Get(ctx, "r."+tenant+"."+id)
 	if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrInvalidKey) {
 		return Receipt{}, ErrNoReceipt
 	}
@@ -89,4 +111,37 @@ func (k *KVReceipts) Get(ctx context.Context, tenant, id string) (Receipt, error
 		return Receipt{}, fmt.Errorf("decode receipt %s: %w", id, err)
 	}
 	return r, nil
+}
+
+func (k *KVReceipts) PutPending(ctx context.Context, tenant, subjectHash string, ids []string) error {
+	data, err := json.Marshal(ids)
+	if err != nil {
+		return fmt.Errorf("encode pending ids: %w", err)
+	}
+	if _, err := k.kv.Put(ctx, "p."+tenant+"."+subjectHash, data); err != nil {
+		return fmt.Errorf("store pending ids: %w", err)
+	}
+	return nil
+}
+
+func (k *KVReceipts) Pending(ctx context.Context, tenant, subjectHash string) ([]string, error) {
+	e, err := k.kv.Get(ctx, "p."+tenant+"."+subjectHash)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load pending ids: %w", err)
+	}
+	var ids []string
+	if err := json.Unmarshal(e.Value(), &ids); err != nil {
+		return nil, fmt.Errorf("decode pending ids: %w", err)
+	}
+	return ids, nil
+}
+
+func (k *KVReceipts) DropPending(ctx context.Context, tenant, subjectHash string) error {
+	if err := k.kv.Purge(ctx, "p."+tenant+"."+subjectHash); err != nil {
+		return fmt.Errorf("drop pending ids: %w", err)
+	}
+	return nil
 }
