@@ -32,7 +32,12 @@ func (t Target) sets() targetSets {
 	return s
 }
 
-type targetSets struct{ ids, events map[string]bool }
+type targetSets struct {
+	ids, events map[string]bool
+	// sessions are namespace "\x00" session of the subject's conversations
+	// (filled by the streams place).
+	sessions map[string]bool
+}
 
 // Place is one place that keeps copies. Erase removes the target's text
 // there and says how much it removed; it must be idempotent (a purge is

@@ -25,6 +25,18 @@ const (
 func Streams(js jetstream.JetStream) Place {
 	return PlaceFunc{Place: "streams", Func: func(ctx context.Context, t Target) (Outcome, error) {
 		s := t.sets()
+		// An event without a subject (an assistant's turn, say) in a
+		// session of the subject's is the subject's conversation too.
+		s.sessions = map[string]bool{}
+		if _, err := eraseMessages(ctx, js, bus.StreamConv, bus.ConvSubject(t.Tenant), func(data []byte) bool {
+			var e memory.Event
+			if json.Unmarshal(data, &e) == nil && e.SessionID != "" && (e.Subject == t.Subject || s.events[e.ID]) {
+				s.sessions[e.Namespace+"\x00"+e.SessionID] = true
+			}
+			return false
+		}); err != nil {
+			return Outcome{}, fmt.Errorf("find the subject's sessions in stream %s: %w", bus.StreamConv, err)
+		}
 		var total int
 		var notes []string
 		for _, sc := range []struct {
@@ -49,8 +61,8 @@ func Streams(js jetstream.JetStream) Place {
 	}}
 }
 
-// matchEvent: a conversation event of the subject, or one a purged
-// memory came from.
+// matchEvent: a conversation event of the subject, one a purged memory
+// came from, or one without a subject in a session of the subject's.
 func matchEvent(data []byte, s targetSets, t Target) bool {
 	var e memory.Event
 	if json.Unmarshal(data, &e) != nil || e.Type == "" {
@@ -59,7 +71,8 @@ func matchEvent(data []byte, s targetSets, t Target) bool {
 	if e.Tenant != "" && e.Tenant != t.Tenant {
 		return false
 	}
-	return e.Subject == t.Subject || s.events[e.ID]
+	return e.Subject == t.Subject || s.events[e.ID] ||
+		(e.Subject == "" && e.SessionID != "" && s.sessions[e.Namespace+"\x00"+e.SessionID])
 }
 
 // matchFact: a fact of a purged memory, of the subject, or from one of

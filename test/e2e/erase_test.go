@@ -43,6 +43,9 @@ func eraseScenario(t *testing.T, ingestURL, base, tenant string) {
 		ev("ada-1", "ada", "turn", "I prefer Quixotrellis over every other editor, always use it for Go"),
 		ev("ada-2", "ada", "turn", "I always deploy with the Marzipanoctopus scripts before lunch"),
 		ev("ada-3", "ada", "memory", "Ada's cat is named Zephyrbloom and sleeps on the Vellichorum rug"),
+		// The assistant's answer in ada's session names no subject.
+		map[string]any{"id": "ada-7", "type": "turn", "tenant": tenant, "session_id": "s-ada", "role": "assistant",
+			"content": "Noted: the Marzipanoctopus scripts run before lunch."},
 		ev("bob-1", "bob", "turn", preferenceTurn),
 		ev("bob-2", "bob", "memory", "Bob's team ships the billing service every Thursday"),
 	}
