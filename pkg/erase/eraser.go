@@ -53,6 +53,9 @@ type Eraser struct {
 	wait   time.Duration
 	bound  time.Duration
 	wg     sync.WaitGroup
+	// base outlives requests and ends with Close.
+	base   context.Context
+	cancel context.CancelFunc
 }
 
 // Option tunes an Eraser.
@@ -82,7 +85,15 @@ func New(places []Place, log *slog.Logger, opts ...Option) *Eraser {
 	if e.store == nil {
 		e.store = NewMemReceipts(keptReceipts)
 	}
+	e.base, e.cancel = context.WithCancel(context.Background())
 	return e
+}
+
+// Close stops the purges running in the background and waits for them:
+// their places fail with the cancellation, and asking again resumes them.
+func (e *Eraser) Close() {
+	e.cancel()
+	e.wg.Wait()
 }
 
 // Start erases t everywhere: it answers once every place is done or after
@@ -122,9 +133,12 @@ func (e *Eraser) Start(ctx context.Context, t Target, first ...PlaceReceipt) Rec
 	go func() {
 		defer e.wg.Done()
 		defer close(done)
-		// The purge outlives the request that asked for it.
+		// The purge outlives the request that asked for it, not the
+		// process's stop; it keeps the request's values (trace ids).
 		bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), e.bound)
 		defer cancel()
+		stop := context.AfterFunc(e.base, cancel)
+		defer stop()
 		for i, p := range e.places {
 			pr := e.run(bctx, p, t)
 			mu.Lock()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -57,7 +58,7 @@ func Streams(js jetstream.JetStream) Place {
 			total += n
 			notes = append(notes, fmt.Sprintf("%s %d", sc.stream, n))
 		}
-		return Outcome{Erased: total, Note: fmt.Sprintf("messages securely deleted: %v", notes)}, nil
+		return Outcome{Erased: total, Note: "messages securely deleted: " + strings.Join(notes, ", ")}, nil
 	}}
 }
 
