@@ -35,7 +35,8 @@ func (a *App) newEraser(ctx context.Context) (*erase.Eraser, error) {
 		caches[i] = c
 	}
 	places = append(places, erase.Caches(a.sharedEmbedCache(), caches...), erase.Usage(), erase.AuditRecord(a.audit, a.now))
-	return erase.New(places, a.log, erase.WithReceiptStore(receipts), erase.WithClock(a.now)), nil
+	return erase.New(places, a.log, erase.WithReceiptStore(receipts), erase.WithClock(a.now),
+		erase.WithRegisterer(a.reg)), nil
 }
 
 // sharedEmbedCache reports whether the embedding cache is the Redis every

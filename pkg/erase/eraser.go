@@ -11,6 +11,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // ErrCannot is wrapped by a place that cannot erase at all (a backend
@@ -53,6 +55,8 @@ type Eraser struct {
 	wait   time.Duration
 	bound  time.Duration
 	wg     sync.WaitGroup
+	// places counts each place's outcome (WithRegisterer).
+	outcomes *prometheus.CounterVec
 	// base outlives requests and ends with Close.
 	base   context.Context
 	cancel context.CancelFunc
@@ -69,6 +73,20 @@ func WithBound(d time.Duration) Option { return func(e *Eraser) { e.bound = d } 
 
 // WithReceiptStore keeps receipts there instead of in this process only.
 func WithReceiptStore(s ReceiptStore) Option { return func(e *Eraser) { e.store = s } }
+
+// WithRegisterer counts each place's outcome in
+// recollect_erasure_places_total{place,state}.
+func WithRegisterer(reg prometheus.Registerer) Option {
+	return func(e *Eraser) {
+		e.outcomes = prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "recollect_erasure_places_total",
+			Help: "Places a subject purge erased, failed or could not erase, by place and state.",
+		}, []string{"place", "state"})
+		if reg != nil {
+			reg.MustRegister(e.outcomes)
+		}
+	}
+}
 
 // WithClock sets the clock that stamps receipts.
 func WithClock(now func() time.Time) Option { return func(e *Eraser) { e.now = now } }
@@ -179,6 +197,9 @@ func (e *Eraser) run(ctx context.Context, p Place, t Target) PlaceReceipt {
 	case err != nil:
 		pr.State, pr.Note = StateFailed, err.Error()
 		e.log.WarnContext(ctx, "erasure place failed", "tenant", t.Tenant, "place", p.Name(), "error", err)
+	}
+	if e.outcomes != nil {
+		e.outcomes.WithLabelValues(pr.Place, pr.State).Inc()
 	}
 	return pr
 }
