@@ -120,6 +120,9 @@ func (s *ClickHouseServer) HTTPAddr() string {
 	return net.JoinHostPort("127.0.0.1", strconv.Itoa(s.httpPort))
 }
 
+// Dir is the server's data directory.
+func (s *ClickHouseServer) Dir() string { return s.dir }
+
 // DSN is the clickhouse-go DSN of the server's default database.
 func (s *ClickHouseServer) DSN() string {
 	return "clickhouse://" + s.Addr() + "/default"
@@ -310,6 +313,12 @@ func clickHouseConfig(dir string, tcpPort, httpPort int, tlsPart string) string 
   <mlock_executable>false</mlock_executable>
   <default_profile>default</default_profile>
   <default_database>default</default_database>
+  <!-- parts replaced by a merge or mutation leave the disk within seconds,
+       not the default 8 minutes, so tests can look at what is on disk -->
+  <merge_tree>
+    <old_parts_lifetime>1</old_parts_lifetime>
+    <cleanup_delay_period>1</cleanup_delay_period>
+  </merge_tree>
   <users>
     <default>
       <password></password>

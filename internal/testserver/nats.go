@@ -39,18 +39,29 @@ func NATSServerBin(t testing.TB) string {
 // port and returns its client URL. It is stopped when the test ends.
 func NATSServer(t testing.TB) string {
 	t.Helper()
-	return "nats://" + natsServer(t)
+	addr, _ := natsServer(t)
+	return "nats://" + addr
+}
+
+// NATSServerDir is NATSServer that also returns the server's JetStream
+// store directory, for tests that look at what is on disk.
+func NATSServerDir(t testing.TB) (url, storeDir string) {
+	t.Helper()
+	addr, dir := natsServer(t)
+	return "nats://" + addr, filepath.Join(dir, "js")
 }
 
 // NATSServerTLS is NATSServer accepting only TLS clients that present a
 // certificate signed by certs' CA; it returns "tls://127.0.0.1:PORT".
 func NATSServerTLS(t testing.TB, certs testcerts.Set) string {
 	t.Helper()
-	return "tls://" + natsServer(t, "--tlsverify", "--tlscert", certs.ServerCert, "--tlskey", certs.ServerKey, "--tlscacert", certs.CA)
+	addr, _ := natsServer(t, "--tlsverify", "--tlscert", certs.ServerCert, "--tlskey", certs.ServerKey, "--tlscacert", certs.CA)
+	return "tls://" + addr
 }
 
-// natsServer starts the process with extra flags and returns host:port.
-func natsServer(t testing.TB, extra ...string) string {
+// natsServer starts the process with extra flags and returns host:port
+// and its directory.
+func natsServer(t testing.TB, extra ...string) (string, string) {
 	t.Helper()
 	bin := NATSServerBin(t)
 	dir := t.TempDir()
@@ -92,8 +103,8 @@ func natsServer(t testing.TB, extra ...string) string {
 				_ = cmd.Process.Kill()
 			}
 		})
-		return addr
+		return addr, dir
 	}
 	t.Fatalf("nats-server did not start")
-	return ""
+	return "", ""
 }

@@ -171,3 +171,11 @@ func (l *lazyAudit) Close() error {
 	}
 	return l.s.Close()
 }
+
+func (l *lazyAudit) Redact(ctx context.Context, tenant string, ids []string) (int, error) {
+	s, err := l.store(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return s.Redact(ctx, tenant, ids)
+}

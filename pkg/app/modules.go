@@ -424,6 +424,11 @@ func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
 		return nil, err
 	}
 	q.SetReindexStatuses(reindexes)
+	eraser, err := a.newEraser(ctx)
+	if err != nil {
+		return nil, err
+	}
+	q.SetEraser(eraser)
 	q.Routes(a.web.Handle)
 	tok, err := promptctx.NewBPE()
 	if err != nil {
@@ -451,6 +456,8 @@ func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Stopping waits for access touches in flight, before the store closes.
-	return modules.Funcs{StopFunc: func(context.Context) error { r.Wait(); return unwatch() }}, nil
+	// Stopping waits for access touches in flight, before the store closes,
+	// and stops purges running in the background (their receipts say
+	// failed; asking again resumes them).
+	return modules.Funcs{StopFunc: func(context.Context) error { r.Wait(); eraser.Close(); return unwatch() }}, nil
 }

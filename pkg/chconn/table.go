@@ -204,3 +204,15 @@ func (t *Table) Close() error {
 	}
 	return nil
 }
+
+// Exec runs a statement (an ALTER, say) with bound parameters, connecting
+// first if needed.
+func (t *Table) Exec(ctx context.Context, query string, args ...any) error {
+	if err := t.Connect(ctx); err != nil {
+		return err
+	}
+	if err := t.conn.Exec(ctx, query, args...); err != nil {
+		return fmt.Errorf("exec on %s at %s: %w", t.name, t.addrs, err)
+	}
+	return nil
+}

@@ -417,12 +417,17 @@ func newForgetCmd() *cobra.Command {
 
 --subject purges the subject for good (an erasure request): its memories,
 archived and superseded ones included, and every memory derived from them
-(merged, reconciled or distilled), whatever their own subject.`,
+(merged, reconciled or distilled), whatever their own subject; then the
+copies elsewhere: the store's files, the audit log, the pipeline's streams,
+the topic trees and the embedding caches. It prints the erasure receipt, per
+place what was erased and what could not be and why, waiting for it to be
+complete unless --wait=0.`,
 		Args: cobra.MaximumNArgs(1),
 	}
 	f.register(cmd.Flags())
 	cmd.Flags().StringVar(&key, "key", "", "delete every memory with this key (in --namespace, else in all namespaces)")
 	cmd.Flags().StringVar(&subject, "subject", "", "delete every memory about this subject, and every memory derived from them")
+	wait := cmd.Flags().Duration("wait", 10*time.Minute, "with --subject, how long to wait for the erasure receipt to be complete (0: print it as it stands)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		req := client.ForgetRequest{Key: key, Subject: subject}
 		if len(args) == 1 {
@@ -440,11 +445,26 @@ archived and superseded ones included, and every memory derived from them
 		if err != nil {
 			return err
 		}
+		if f.asJSON && req.Subject == "" {
+			return writeJSON(cmd.OutOrStdout(), resp)
+		}
+		if req.Subject != "" && resp.Receipt != nil && *wait > 0 {
+			wctx, wcancel := context.WithTimeout(ctx, *wait)
+			rc, err := c.WaitErasure(wctx, req.Tenant, *resp.Receipt, time.Second)
+			wcancel()
+			resp.Receipt = &rc
+			if err != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "erasure not complete yet (read it again with the receipt id): %v\n", err)
+			}
+		}
 		if f.asJSON {
 			return writeJSON(cmd.OutOrStdout(), resp)
 		}
 		if req.Subject != "" {
 			fmt.Fprintf(cmd.OutOrStdout(), "deleted %d memories about %s\n", resp.Count, req.Subject)
+			if resp.Receipt != nil {
+				return writeReceipt(cmd.OutOrStdout(), *resp.Receipt)
+			}
 			return nil
 		}
 		for _, id := range resp.Deleted {

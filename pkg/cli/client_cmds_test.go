@@ -172,8 +172,10 @@ func TestClientCommands(t *testing.T) {
 		if out := mustRun(t, "recall", "--tenant", "acme", "--superseded", "--archived", "who plays the cello?"); !strings.Contains(out, "cello") {
 			t.Fatalf("recall --superseded --archived printed %q", out)
 		}
-		if out := mustRun(t, "forget", "--tenant", "acme", "--subject", "frank"); out != "deleted 1 memories about frank\n" {
-			t.Fatalf("forget --subject printed %q", out)
+		out := mustRun(t, "forget", "--tenant", "acme", "--subject", "frank")
+		if !strings.HasPrefix(out, "deleted 1 memories about frank\nerasure ") || !strings.Contains(out, ": complete\n") ||
+			!regexp.MustCompile(`(?m)^streams +erased +[1-9]`).MatchString(out) {
+			t.Fatalf("forget --subject printed %q, want the count and a complete receipt", out)
 		}
 		if out := mustRun(t, "recall", "--tenant", "acme", "--json", "--superseded", "--archived", "who plays the cello?"); strings.Contains(out, "Frank") {
 			t.Fatalf("after forget --subject, recall printed %s", out)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/recollect-dev/recollect/pkg/erase"
 	"github.com/recollect-dev/recollect/pkg/memory"
 )
 
@@ -26,6 +27,8 @@ type ForgetRequest struct {
 type ForgetResponse struct {
 	Deleted []string `json:"deleted"`
 	Count   int      `json:"count"`
+	// Receipt is a subject purge's erasure receipt.
+	Receipt *erase.Receipt `json:"receipt,omitempty"`
 }
 
 // Forget deletes a memory by id, every memory with a key, or everything
@@ -49,11 +52,11 @@ func (c *Client) Forget(ctx context.Context, req ForgetRequest) (ForgetResponse,
 		}
 		return ForgetResponse{Deleted: []string{req.ID}, Count: 1}, nil
 	case req.Subject != "":
-		n, err := c.PurgeSubject(ctx, req.Tenant, req.Subject)
+		resp, err := c.Purge(ctx, req.Tenant, req.Subject)
 		if err != nil {
 			return ForgetResponse{}, fmt.Errorf("forget: %w", err)
 		}
-		return ForgetResponse{Deleted: []string{}, Count: n}, nil
+		return ForgetResponse{Deleted: []string{}, Count: resp.Deleted, Receipt: resp.Receipt}, nil
 	}
 	key := memory.NormalizeKey(req.Key)
 	if key == "" {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/recollect-dev/recollect/pkg/erase"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/query"
 )
@@ -110,11 +111,47 @@ func (c *Client) DeleteMemory(ctx context.Context, tenant, id string) error {
 // ones too, and every memory derived from them. It answers how many were
 // deleted; a subject with no memories is 0, not an error.
 func (c *Client) PurgeSubject(ctx context.Context, tenant, subject string) (int, error) {
+	resp, err := c.Purge(ctx, tenant, subject)
+	return resp.Deleted, err
+}
+
+// Purge is PurgeSubject with the whole answer: the count and the erasure
+// receipt, which says per place (store files, audit log, streams, topics,
+// caches) what was erased; read it again with Erasure until Done.
+func (c *Client) Purge(ctx context.Context, tenant, subject string) (query.DeleteResponse, error) {
 	q := tenantQuery(c.tenantOr(tenant))
 	q.Set("subject", subject)
 	var resp query.DeleteResponse
 	if err := c.do(ctx, call{method: http.MethodDelete, path: "/v1/memories", query: q, out: &resp, idempotent: true}); err != nil {
-		return 0, fmt.Errorf("purge subject %q: %w", subject, err)
+		return query.DeleteResponse{}, fmt.Errorf("purge subject %q: %w", subject, err)
 	}
-	return resp.Deleted, nil
+	return resp, nil
+}
+
+// Erasure reads a purge's receipt (GET /v1/erasures/{id}); an unknown id
+// is ErrNotFound.
+func (c *Client) Erasure(ctx context.Context, tenant, id string) (erase.Receipt, error) {
+	var rc erase.Receipt
+	if err := c.do(ctx, call{method: http.MethodGet, path: "/v1/erasures/" + url.PathEscape(id), query: tenantQuery(c.tenantOr(tenant)), out: &rc, idempotent: true}); err != nil {
+		return erase.Receipt{}, fmt.Errorf("read erasure %s: %w", id, err)
+	}
+	return rc, nil
+}
+
+// WaitErasure reads the receipt every interval until it is done or ctx
+// ends (then the last receipt read, and ctx's error).
+func (c *Client) WaitErasure(ctx context.Context, tenant string, rc erase.Receipt, interval time.Duration) (erase.Receipt, error) {
+	for !rc.Done() {
+		select {
+		case <-ctx.Done():
+			return rc, fmt.Errorf("wait for erasure %s: %w", rc.ID, ctx.Err())
+		case <-time.After(interval):
+		}
+		next, err := c.Erasure(ctx, tenant, rc.ID)
+		if err != nil {
+			return rc, err
+		}
+		rc = next
+	}
+	return rc, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/recollect-dev/recollect/pkg/client"
+	"github.com/recollect-dev/recollect/pkg/erase"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/query"
 )
@@ -94,10 +95,12 @@ type ForgetInput struct {
 	Subject   string `json:"subject,omitempty" jsonschema:"delete everything about this subject (user) instead, for good: its memories and every memory derived from them"`
 }
 
-// ForgetOutput lists what was deleted (a subject's purge only counts).
+// ForgetOutput lists what was deleted (a subject's purge only counts, and
+// adds its erasure receipt).
 type ForgetOutput struct {
-	Deleted []string `json:"deleted"`
-	Count   int      `json:"count"`
+	Deleted []string       `json:"deleted"`
+	Count   int            `json:"count"`
+	Receipt *erase.Receipt `json:"receipt,omitempty"`
 }
 
 func (t *tools) forget(ctx context.Context, req *mcp.CallToolRequest, in ForgetInput) (*mcp.CallToolResult, ForgetOutput, error) {
@@ -107,7 +110,11 @@ func (t *tools) forget(ctx context.Context, req *mcp.CallToolRequest, in ForgetI
 		return nil, ForgetOutput{}, explain(err)
 	}
 	if in.Subject != "" {
-		return text(fmt.Sprintf("Forgot %d memory(ies) about %s.", resp.Count, in.Subject)), ForgetOutput(resp), nil
+		msg := fmt.Sprintf("Forgot %d memory(ies) about %s.", resp.Count, in.Subject)
+		if resp.Receipt != nil {
+			msg += fmt.Sprintf(" Erasure %s: %s.", resp.Receipt.ID, resp.Receipt.State)
+		}
+		return text(msg), ForgetOutput(resp), nil
 	}
 	return text(fmt.Sprintf("Forgot %d memory(ies): %s", len(resp.Deleted), strings.Join(resp.Deleted, ", "))), ForgetOutput(resp), nil
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/recollect-dev/recollect/pkg/auditlog"
+	"github.com/recollect-dev/recollect/pkg/erase"
 	"github.com/recollect-dev/recollect/pkg/ingest"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/openapi"
@@ -111,6 +112,8 @@ func TestSchemasMatchGoTypes(t *testing.T) {
 		{"AuditEntry", auditlog.Entry{}, true},
 		{"LearnResponse", query.LearnResponse{}, true},
 		{"DeleteResponse", query.DeleteResponse{}, true},
+		{"ErasureReceipt", erase.Receipt{}, true},
+		{"ErasurePlace", erase.PlaceReceipt{}, true},
 		{"History", query.History{}, true},
 		{"HistoryVersion", query.HistoryVersion{}, true},
 		{"ImportResponse", query.ImportResponse{}, false},

@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -10,13 +11,17 @@ import (
 	"unicode/utf8"
 
 	"github.com/recollect-dev/recollect/pkg/bus"
+	"github.com/recollect-dev/recollect/pkg/erase"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/web"
 )
 
-// DeleteResponse is the answer of DELETE /v1/memories.
+// DeleteResponse is the answer of DELETE /v1/memories. A purge of a
+// subject adds its erasure receipt (read it again, once complete, from
+// GET /v1/erasures/{id}).
 type DeleteResponse struct {
-	Deleted int `json:"deleted"`
+	Deleted int            `json:"deleted"`
+	Receipt *erase.Receipt `json:"receipt,omitempty"`
 }
 
 // deleteBatch is how many memories one Delete call and one announcement
@@ -113,7 +118,7 @@ func (q *Query) purgeSubject(w http.ResponseWriter, r *http.Request, tenant, sub
 			Reason: fmt.Sprintf("must be 1-%d characters", memory.MaxNameChars)})
 		return
 	}
-	ids, err := q.subjectClosure(r.Context(), tenant, subject)
+	target, err := q.subjectClosure(r.Context(), tenant, subject)
 	if err != nil {
 		q.fail(w, r, "list memories to purge", err)
 		return
@@ -121,20 +126,59 @@ func (q *Query) purgeSubject(w http.ResponseWriter, r *http.Request, tenant, sub
 	// Derived memories go first and the subject's own last: a purge cut
 	// short leaves what remains reachable from the subject, so a retry
 	// finishes it.
+	ids := slices.Clone(target.IDs)
 	slices.Reverse(ids)
 	deleted, ok := q.deleteIDs(w, r, tenant, "subject", ids)
 	if !ok {
 		return
 	}
 	q.log.InfoContext(r.Context(), "purged subject", "tenant", tenant, "subject", subject, "deleted", deleted)
-	web.WriteJSON(w, http.StatusOK, DeleteResponse{Deleted: deleted})
+	resp := DeleteResponse{Deleted: deleted}
+	if q.eraser != nil {
+		// The copies elsewhere: files, audit, streams, topics, caches.
+		rc := q.eraser.Start(r.Context(), target, erase.PlaceReceipt{Place: "store", State: erase.StateErased, Erased: deleted,
+			Note: "memories deleted, archived, superseded and derived ones too"})
+		resp.Receipt = &rc
+	}
+	web.WriteJSON(w, http.StatusOK, resp)
 }
 
+// erasure answers GET /v1/erasures/{id}: a purge's receipt.
+func (q *Query) erasure(w http.ResponseWriter, r *http.Request) {
+	tenant, ok := q.tenant(w, r, r.URL.Query().Get("tenant"))
+	if !ok {
+		return
+	}
+	if q.eraser == nil {
+		web.WriteError(w, http.StatusNotFound, "not_found", errors.New("this process keeps no erasure receipts"))
+		return
+	}
+	rc, err := q.eraser.Receipt(r.Context(), tenant, r.PathValue("id"))
+	if errors.Is(err, erase.ErrNoReceipt) {
+		web.WriteError(w, http.StatusNotFound, "not_found", err)
+		return
+	}
+	if err != nil {
+		q.fail(w, r, "read erasure receipt", err)
+		return
+	}
+	web.WriteJSON(w, http.StatusOK, rc)
+}
+
+// SetEraser gives the module what carries a subject purge to every copy.
+func (q *Query) SetEraser(e *erase.Eraser) { q.eraser = e }
+
 // subjectClosure lists the subject's memories, then the memories derived
-// from those, transitively, each after the one it was reached from.
-func (q *Query) subjectClosure(ctx context.Context, tenant, subject string) ([]string, error) {
+// from those, transitively, each after the one it was reached from, with
+// their texts and source events.
+func (q *Query) subjectClosure(ctx context.Context, tenant, subject string) (erase.Target, error) {
 	var ids []string
 	derived := map[string][]string{} // id → ids derived from it
+	type copies struct {
+		text, sources []string
+		namespace     string
+	}
+	of := map[string]copies{}
 	err := q.store.Scroll(ctx, tenant, everything, func(m memory.Memory) error {
 		if m.Subject == subject {
 			ids = append(ids, m.ID)
@@ -142,10 +186,11 @@ func (q *Query) subjectClosure(ctx context.Context, tenant, subject string) ([]s
 		for _, src := range m.DerivedFrom {
 			derived[src] = append(derived[src], m.ID)
 		}
+		of[m.ID] = copies{text: []string{m.Content}, sources: m.SourceIDs, namespace: m.Namespace}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read memories of tenant %s: %w", tenant, err)
+		return erase.Target{}, fmt.Errorf("read memories of tenant %s: %w", tenant, err)
 	}
 	seen := make(map[string]bool, len(ids))
 	for _, id := range ids {
@@ -159,5 +204,13 @@ func (q *Query) subjectClosure(ctx context.Context, tenant, subject string) ([]s
 			}
 		}
 	}
-	return ids, nil
+	t := erase.Target{Tenant: tenant, Subject: subject, IDs: ids}
+	for _, id := range ids {
+		t.Texts = append(t.Texts, of[id].text...)
+		t.Events = append(t.Events, of[id].sources...)
+		if ns := of[id].namespace; !slices.Contains(t.Namespaces, ns) {
+			t.Namespaces = append(t.Namespaces, ns)
+		}
+	}
+	return t, nil
 }

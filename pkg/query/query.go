@@ -21,6 +21,7 @@ import (
 	"github.com/recollect-dev/recollect/pkg/consolidate"
 	"github.com/recollect-dev/recollect/pkg/embed"
 	"github.com/recollect-dev/recollect/pkg/embedder"
+	"github.com/recollect-dev/recollect/pkg/erase"
 	"github.com/recollect-dev/recollect/pkg/extract/filter"
 	"github.com/recollect-dev/recollect/pkg/ingest"
 	"github.com/recollect-dev/recollect/pkg/memory"
@@ -80,6 +81,8 @@ type Query struct {
 	// waiters are the learns with wait=true, answered from the stored
 	// events fed to OnStored.
 	waiters *storedWaiters
+	// eraser carries a subject purge beyond the store (SetEraser).
+	eraser *erase.Eraser
 }
 
 // New builds the module.
@@ -113,6 +116,7 @@ func (q *Query) Routes(handle func(pattern string, h http.Handler)) {
 	route("GET /v1/memories", q.list)
 	route("POST /v1/memories", q.learn)
 	route("DELETE /v1/memories", q.deleteMany)
+	route("GET /v1/erasures/{id}", q.erasure)
 	route("GET /v1/memories/{id}", q.get)
 	route("GET /v1/memories/{id}/history", q.history)
 	route("DELETE /v1/memories/{id}", q.delete)

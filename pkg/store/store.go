@@ -186,3 +186,11 @@ type MetaScroller interface {
 type Adopter interface {
 	Adopt(ctx context.Context, tenant string) (int, error)
 }
+
+// Compactor is a store that can rewrite its files on demand so that the
+// bytes of deleted memories are in none of them (the local engine; an
+// erasure needs it, since a delete only appends a tombstone). Qdrant
+// deletes points itself and has no such call.
+type Compactor interface {
+	Compact(ctx context.Context) error
+}

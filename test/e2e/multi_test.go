@@ -23,13 +23,17 @@ type cluster struct {
 	dsn   string
 	// llm is the scripted LLM server the consolidator and topiary use.
 	llm *llmtest.Server
+	// Where the servers and processes keep their files (erase_multi_test.go
+	// looks at them), and Redis's URL.
+	dataDir, natsDir, clickHouseDir, redisURL string
 }
 
 func startCluster(t *testing.T) *cluster {
 	t.Helper()
-	natsURL := testserver.NATSServer(t)
+	natsURL, natsDir := testserver.NATSServerDir(t)
 	redisURL := testserver.RedisURL(t)
-	dsn := testserver.ClickHouse(t)
+	ch := testserver.StartClickHouse(t)
+	dsn := ch.DSN()
 	bins := buildBinaries(t)
 	data := t.TempDir()
 	common := []string{"--nats-url", natsURL, "--redis-url", redisURL, "--clickhouse-dsn", dsn,
@@ -37,7 +41,8 @@ func startCluster(t *testing.T) *cluster {
 		"--extractor-timeout", "5s", "--embedder-timeout", "5s",
 		// No API keys here: tenancy_test.go covers them.
 		"--insecure"}
-	c := &cluster{procs: map[string]*proc{}, dsn: dsn, llm: llmtest.New(t)}
+	c := &cluster{procs: map[string]*proc{}, dsn: dsn, llm: llmtest.New(t),
+		dataDir: data, natsDir: natsDir, clickHouseDir: ch.Dir(), redisURL: redisURL}
 	c.llm.Handle(lifecycleScript)
 	withLLM := []string{"--llm-url", c.llm.URL(), "--llm-level", "full", "--llm-model", "scripted", "--triage-min-age", "0s",
 		// A consolidator killed mid-epoch holds its lease until it expires.
@@ -67,6 +72,7 @@ func TestSplitDeployment(t *testing.T) {
 	})
 	t.Run("kill workers mid-stream", func(t *testing.T) { killWorkersMidStream(t, c) })
 	t.Run("lifecycle across processes", func(t *testing.T) { lifecycleAcrossProcesses(t, c) })
+	t.Run("erase across processes", func(t *testing.T) { eraseAcrossProcesses(t, c) })
 }
 
 func recallAcrossProcesses(t *testing.T, c *cluster) {

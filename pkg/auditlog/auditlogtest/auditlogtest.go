@@ -41,6 +41,7 @@ func Run(t *testing.T, open Open) {
 		{"InvalidQuery", testInvalidQuery},
 		{"UnusualStrings", testUnusualStrings},
 		{"ContextCanceled", testContextCanceled},
+		{"Redact", testRedact},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,6 +1,11 @@
 package local
 
-import "time"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
 
 // maybeCompact starts a background compaction once the log is big both in
 // absolute terms and relative to the live data. The caller holds writeMu.
@@ -16,14 +21,51 @@ func (s *Store) maybeCompact() {
 	s.compactWG.Add(1)
 	go func() {
 		defer s.compactWG.Done()
-		s.compact()
+		_ = s.compact() // counted and logged
 	}()
+}
+
+// compactPoll is how often Compact looks whether a running compaction
+// finished.
+const compactPoll = 20 * time.Millisecond
+
+// Compact rewrites the store's files now and waits for it: a new snapshot
+// of exactly the live records, and every older log and snapshot removed,
+// so the bytes of deleted memories are no longer in any file (an erasure
+// needs this; tombstones alone leave them in the log). A compaction
+// already running is waited for first, since it may have copied the
+// state before the deletions.
+func (s *Store) Compact(ctx context.Context) error {
+	for {
+		s.writeMu.Lock()
+		switch {
+		case s.closed.Load():
+			s.writeMu.Unlock()
+			return errors.New("compact local store: closed")
+		case s.failed != nil:
+			err := s.failed
+			s.writeMu.Unlock()
+			return fmt.Errorf("compact local store: %w", err)
+		case !s.compacting:
+			s.compacting = true
+			s.compactWG.Add(1)
+			s.writeMu.Unlock()
+			defer s.compactWG.Done()
+			return s.compact()
+		}
+		s.writeMu.Unlock()
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("compact local store: %w", ctx.Err())
+		case <-time.After(compactPoll):
+		}
+	}
 }
 
 // compact switches writes to a new log N+1, copies the state (which is
 // exactly what the older logs hold), writes it as snapshot N+1 and then
 // deletes the files it replaces. Writers wait only for the switch and copy.
-func (s *Store) compact() {
+func (s *Store) compact() error {
 	defer func() {
 		s.writeMu.Lock()
 		s.compacting = false
@@ -33,7 +75,7 @@ func (s *Store) compact() {
 	s.writeMu.Lock()
 	if s.closed.Load() || s.failed != nil {
 		s.writeMu.Unlock()
-		return
+		return errors.New("store closed or failed")
 	}
 	old := s.wal
 	next, err := createWAL(s.dir, old.seq+1)
@@ -41,7 +83,7 @@ func (s *Store) compact() {
 		s.writeMu.Unlock()
 		s.compactionFailures.Add(1)
 		s.log.Warn("local store compaction not started", "dir", s.dir, "err", err)
-		return
+		return fmt.Errorf("start a new log: %w", err)
 	}
 	s.wal = next
 	if err := old.close(); err != nil {
@@ -51,7 +93,7 @@ func (s *Store) compact() {
 		s.writeMu.Unlock()
 		s.compactionFailures.Add(1)
 		s.log.Error("local store log lost durability", "dir", s.dir, "err", err)
-		return
+		return fmt.Errorf("close the old log: %w", err)
 	}
 	recs := s.copyState()
 	indexes := s.captureIndexes()
@@ -61,7 +103,7 @@ func (s *Store) compact() {
 	if err := writeSnapshot(s.dir, next.seq, recs, s.hook); err != nil {
 		s.compactionFailures.Add(1)
 		s.log.Warn("local store snapshot not written, the logs still hold everything", "dir", s.dir, "err", err)
-		return
+		return fmt.Errorf("write snapshot: %w", err)
 	}
 	if len(indexes) > 0 {
 		s.writeMu.Lock() // ivfPos is the writers'
@@ -71,11 +113,12 @@ func (s *Store) compact() {
 	if err := removeBelow(s.dir, next.seq); err != nil {
 		s.compactionFailures.Add(1)
 		s.log.Warn("local store old files not removed", "dir", s.dir, "err", err)
-		return
+		return fmt.Errorf("remove old files: %w", err)
 	}
 	s.compactions.Add(1)
 	s.hook("cleaned")
 	s.log.Info("local store compacted", "dir", s.dir, "records", len(recs), "duration", time.Since(start))
+	return nil
 }
 
 // copyState returns every record, encoded, with its vectors. The slices

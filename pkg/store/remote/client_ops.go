@@ -104,3 +104,9 @@ func (c *Client) Tenants(ctx context.Context) ([]string, error) {
 	}
 	return res.Tenants, nil
 }
+
+// Compact asks the shared store to rewrite its files without the bytes of
+// deleted memories (store.Compactor); a store that cannot answers an error.
+func (c *Client) Compact(ctx context.Context) error {
+	return c.call(ctx, opCompact, struct{}{}, nil)
+}

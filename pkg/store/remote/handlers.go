@@ -71,6 +71,12 @@ func (s *Server) dispatch(ctx context.Context, op string, data []byte) (any, err
 			return nil, err
 		}
 		return tenantsResult{Tenants: ts}, nil
+	case opCompact:
+		c, ok := s.st.(store.Compactor)
+		if !ok {
+			return nil, requestError(codeUnsupported, "this store cannot compact")
+		}
+		return nil, c.Compact(ctx)
 	default:
 		return nil, requestError(codeUnsupported, fmt.Sprintf("unknown store operation %q", op))
 	}

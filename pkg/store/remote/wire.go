@@ -16,6 +16,7 @@ const (
 	opCount      = "count"
 	opTenants    = "tenants"
 	opPayload    = "update_payload"
+	opCompact    = "compact"
 )
 
 // NATS headers of the protocol.
