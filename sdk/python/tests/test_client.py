@@ -137,6 +137,8 @@ def test_context_resume_topics_consolidate_audit(server: Server) -> None:
     stored(rc, r.memory_id)
     ctx = rc.context("when is the standup?", session_id="s1")
     assert ctx.tokens > 0 and ctx.context and any(x.memory.id for x in ctx.memories)
+    same = rc.context(query="when is the standup?", session_id="s1")
+    assert [x.memory.id for x in same.memories] == [x.memory.id for x in ctx.memories]
     res = rc.resume(session_id="s1")
     assert res.budget > 0
 

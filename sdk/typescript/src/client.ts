@@ -286,7 +286,7 @@ export class Recollect {
 
   /** Assembles a prompt-ready context (POST /v1/context). */
   context(query?: string | m.ContextRequest, fields: Partial<m.ContextRequest> = {}): Promise<m.ContextResponse> {
-    const req: m.ContextRequest = typeof query === "object" ? { ...query, ...fields } : { ...fields, query };
+    const req: m.ContextRequest = typeof query === "string" ? { ...fields, query } : { ...(query ?? {}), ...fields };
     return this.do(this.json("POST", "/v1/context", this.withTenant(req), true));
   }
 

@@ -121,6 +121,8 @@ test("context, resume, topics, consolidate, audit", async () => {
   await stored(rc, r.memory_id);
   const ctx = await rc.context("when is the standup?", { session_id: "s1" });
   assert.ok(ctx.tokens > 0 && ctx.context && ctx.memories.length > 0);
+  const same = await rc.context(undefined, { query: "when is the standup?", session_id: "s1" });
+  assert.deepEqual(same.memories.map((x) => x.memory.id), ctx.memories.map((x) => x.memory.id));
   assert.ok((await rc.resume({ session_id: "s1" })).budget > 0);
   await eventually("topic tree built", async () => {
     const t = await rc.topics();

@@ -249,6 +249,8 @@ class Base:
     def _context_call(self, req: Union[None, str, m.ContextRequest], fields: Dict[str, Any]) -> Call:
         if isinstance(req, m.ContextRequest):
             r = dataclasses.replace(req, **fields)
+        elif req is None:
+            r = m.ContextRequest(**fields)
         else:
             r = m.ContextRequest(query=req, **fields)
         r.tenant = self._tenant_or(r.tenant)

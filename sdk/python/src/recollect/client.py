@@ -10,7 +10,17 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Unio
 import httpx
 
 from . import models as m
-from ._base import Base, Call, import_parts, normalize_key
+from ._base import (
+    DEFAULT_BASE_URL,
+    DEFAULT_MAX_RETRY_WAIT,
+    DEFAULT_RETRIES,
+    DEFAULT_TIMEOUT,
+    USER_AGENT,
+    Base,
+    Call,
+    import_parts,
+    normalize_key,
+)
 from ._codec import from_dict
 from .errors import APIError, InvalidRequestError, NotFoundError, TransportError
 
@@ -25,13 +35,20 @@ class Recollect(Base):
 
     def __init__(
         self,
-        base_url: str = "http://127.0.0.1:7700",
+        base_url: str = DEFAULT_BASE_URL,
         *,
+        api_key: Optional[str] = None,
+        tenant: Optional[str] = None,
+        namespace: Optional[str] = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        retries: int = DEFAULT_RETRIES,
+        max_retry_wait: float = DEFAULT_MAX_RETRY_WAIT,
+        user_agent: str = USER_AGENT,
         http_client: Optional[httpx.Client] = None,
         sleep: Callable[[float], None] = time.sleep,
-        **options: Any,
     ) -> None:
-        super().__init__(base_url, **options)
+        super().__init__(base_url, api_key=api_key, tenant=tenant, namespace=namespace, timeout=timeout,
+                         retries=retries, max_retry_wait=max_retry_wait, user_agent=user_agent)
         self._own = http_client is None
         self._http = http_client or httpx.Client(timeout=self.timeout)
         self._sleep = sleep
