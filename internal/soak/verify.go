@@ -30,13 +30,13 @@ func (r *runner) verify(ctx context.Context, rep *Report) error {
 		if err == nil {
 			rep.Stored, rep.Lost, rep.Duplicated, rep.LostIDs = 0, 0, 0, nil
 			for id := range r.acked {
-				switch n := seen[id]; {
-				case n == 0:
+				switch n, said := seen[id], seen[id+transcriptSuffix]; {
+				case n+said == 0:
 					rep.Lost++
 					if len(rep.LostIDs) < 10 {
 						rep.LostIDs = append(rep.LostIDs, id)
 					}
-				case n > 1:
+				case n > 1 || said > 1:
 					rep.Duplicated++
 					rep.Stored++
 				default:
@@ -45,7 +45,7 @@ func (r *runner) verify(ctx context.Context, rep *Report) error {
 			}
 			rep.ForgottenLeft = 0
 			for id := range r.gone {
-				if seen[id] > 0 {
+				if seen[id]+seen[id+transcriptSuffix] > 0 {
 					rep.ForgottenLeft++
 				}
 			}
@@ -67,8 +67,13 @@ func (r *runner) verify(ctx context.Context, rep *Report) error {
 	}
 }
 
+// transcriptSuffix keys a soak event id's transcript memories in sources.
+const transcriptSuffix = "#said"
+
 // sources counts, per soak event id, the memories naming it (a repetition
-// count above one counts as a second store).
+// count above one counts as a second store); a turn's transcript memory
+// (the turn as said) is counted apart, under the id with
+// transcriptSuffix, beside the facts extracted from it.
 func (r *runner) sources(ctx context.Context) (map[string]int, error) {
 	seen := map[string]int{}
 	prefix := r.cfg.Tenant + ":"
@@ -78,6 +83,9 @@ func (r *runner) sources(ctx context.Context) (map[string]int, error) {
 		}
 		for _, s := range m.SourceIDs {
 			if id, ok := strings.CutPrefix(s, prefix); ok {
+				if m.Transcript() {
+					id += transcriptSuffix
+				}
 				seen[id] += max(m.RepetitionCount, 1)
 			}
 		}
