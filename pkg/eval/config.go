@@ -79,7 +79,7 @@ func registerIngest(v *string, prefix string, fs *pflag.FlagSet) {
 
 func checkIngest(v string) error {
 	switch v {
-	case IngestTurns, IngestCompaction, IngestExplicit:
+	case "", IngestTurns, IngestCompaction, IngestExplicit: // "": turns
 		return nil
 	}
 	return fmt.Errorf("ingest must be turns, compaction or explicit (got %q)", v)

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -59,19 +60,19 @@ func (r *runner) events(c *conversation) (out []memory.Event, turns int) {
 			last = ts
 			c.sources[c.tenant+":"+id] = dia
 			switch r.cfg.Ingest {
-			case IngestTurns:
-				out = append(out, memory.Event{ID: id, Type: memory.EventTurn, Tenant: c.tenant, SessionID: session, TS: ts,
-					Role: c.role(t), Name: speakerName(t), Content: turnText(t, r.cfg.Captions)})
-			case IngestCompaction:
-				msgs = append(msgs, memory.Message{ID: id, Role: c.role(t), Name: speakerName(t), Content: turnText(t, r.cfg.Captions), TS: ts})
-			default:
+			case IngestExplicit:
 				out = append(out, memory.Event{ID: id, Type: memory.EventMemory, Tenant: c.tenant, SessionID: session, TS: ts,
 					Memory: &memory.MemoryInput{Content: TurnContent(t, r.cfg.Captions), Type: memory.TypeEpisode,
 						Tags: []string{diaTag(dia)}}})
+			case IngestCompaction:
+				msgs = append(msgs, memory.Message{ID: id, Role: c.role(t), Name: speakerName(t), Content: turnText(t, r.cfg.Captions), TS: ts})
+			default: // turns
+				out = append(out, memory.Event{ID: id, Type: memory.EventTurn, Tenant: c.tenant, SessionID: session, TS: ts,
+					Role: c.role(t), Name: speakerName(t), Content: turnText(t, r.cfg.Captions)})
 			}
 		}
 		switch {
-		case r.cfg.Ingest == IngestTurns && len(se.Turns) > 0:
+		case (r.cfg.Ingest == IngestTurns || r.cfg.Ingest == "") && len(se.Turns) > 0:
 			out = append(out, memory.Event{ID: r.eventPrefix() + "end:" + session, Type: memory.EventSessionEnd, Tenant: c.tenant,
 				SessionID: session, TS: last})
 		case r.cfg.Ingest == IngestCompaction:
@@ -130,7 +131,7 @@ func (r *runner) ingest(ctx context.Context) error {
 		r.report.Turns += n
 		events += len(all[i])
 	}
-	r.report.Ingest = r.cfg.Ingest
+	r.report.Ingest = cmp.Or(r.cfg.Ingest, IngestTurns)
 	posted := 0
 	r.cfg.progress(StageIngest, 0, events)
 	for i, c := range r.convs {

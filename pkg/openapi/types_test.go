@@ -108,6 +108,7 @@ func TestSchemasMatchGoTypes(t *testing.T) {
 		{"LearnRequest", query.LearnRequest{}, false},
 		{"ListResponse", query.ListResponse{}, true},
 		{"Stats", query.Stats{}, true},
+		{"TranscriptStats", query.TranscriptStats{}, true},
 		{"AuditResponse", query.AuditResponse{}, true},
 		{"AuditEntry", auditlog.Entry{}, true},
 		{"LearnResponse", query.LearnResponse{}, true},
