@@ -1,6 +1,9 @@
 package memory
 
-import "slices"
+import (
+	"slices"
+	"time"
+)
 
 // FactOp says what a fact message asks the embedder to do.
 type FactOp string
@@ -67,6 +70,15 @@ type ConsolidatedEvent struct {
 	Refused    int `json:"refused,omitempty"`
 	Archived   int `json:"archived,omitempty"`
 	LLMCalls   int `json:"llm_calls,omitempty"`
+}
+
+// PurgedEvent is published when a subject purge finished (its receipt
+// settled): it names the receipt, never the subject purged.
+type PurgedEvent struct {
+	Tenant   string    `json:"tenant"`
+	Receipt  string    `json:"receipt"`
+	State    string    `json:"state"` // complete, incomplete (see the receipt's places)
+	Finished time.Time `json:"finished"`
 }
 
 // ConsolidateRequest asks the consolidator to run an epoch for a tenant.
