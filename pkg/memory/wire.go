@@ -46,6 +46,30 @@ type StoredEvent struct {
 	Op          StoredOp `json:"op"`
 	Domain      string   `json:"domain,omitempty"`
 	SourceEvent string   `json:"source_event,omitempty"`
+	// State is the memory's standing right after the change (StoredState):
+	// empty while live, else quarantined, archived or superseded. Readers
+	// that act later (webhooks) learn it as it was, not as it is then.
+	State string `json:"state,omitempty"`
+}
+
+// Standings a StoredEvent reports.
+const (
+	StateQuarantined = "quarantined"
+	StateArchived    = "archived"
+	StateSuperseded  = "superseded"
+)
+
+// StoredState is m's standing for a StoredEvent.
+func StoredState(m *Memory) string {
+	switch {
+	case m.Quarantined():
+		return StateQuarantined
+	case m.Archived:
+		return StateArchived
+	case m.Superseded():
+		return StateSuperseded
+	}
+	return ""
 }
 
 // ConsolidatedEvent is published after a consolidation epoch.

@@ -29,8 +29,11 @@ type MemoryData struct {
 	Op          memory.StoredOp `json:"op"`
 	Domain      string          `json:"domain,omitempty"`
 	SourceEvent string          `json:"source_event,omitempty"`
+	// State is the memory's standing right after the change.
+	State string `json:"state,omitempty"`
 	// Memory is the memory as it stood when the event was delivered
-	// (absent for memory.deleted, or when it was deleted since).
+	// (absent for memory.deleted, or when it was deleted since): a later
+	// change may already show in it; its own event follows.
 	Memory *memory.Memory `json:"memory,omitempty"`
 }
 
@@ -64,20 +67,18 @@ func toEvent(ctx context.Context, d *bus.Delivery, memories MemoryGetter) (ev ev
 		if err := json.Unmarshal(d.Data, &s); err != nil {
 			return ev, false, bus.Permanent(fmt.Errorf("decode stored event: %w", err))
 		}
-		data := MemoryData{ID: s.ID, Tenant: s.Tenant, Op: s.Op, Domain: s.Domain, SourceEvent: s.SourceEvent}
-		ev.payload.Type = TypeMemoryDeleted
+		data := MemoryData{ID: s.ID, Tenant: s.Tenant, Op: s.Op, Domain: s.Domain, SourceEvent: s.SourceEvent, State: s.State}
+		ev.payload.Type = memoryType(s)
 		if s.Op != memory.StoredDeleted {
 			m, err := memories.Get(ctx, s.Tenant, s.ID)
 			switch {
 			case errors.Is(err, store.ErrNotFound):
 				// Deleted since: its memory.deleted follows in order.
-				ev.payload.Type = memoryType(s.Op, nil)
 			case err != nil:
 				return ev, false, fmt.Errorf("read memory %s for its webhook: %w", s.ID, err)
 			default:
 				m.Vector, m.ChunkVectors = nil, nil
 				data.Memory = &m
-				ev.payload.Type = memoryType(s.Op, &m)
 			}
 		}
 		ev.payload.Data = data
@@ -100,18 +101,18 @@ func toEvent(ctx context.Context, d *bus.Delivery, memories MemoryGetter) (ev ev
 }
 
 // memoryType names a stored event from what the pipeline did and the
-// memory's state: the embedder reports inserted/reinforced/updated; the
-// state says whether the change left it quarantined, superseded or
-// archived.
-func memoryType(op memory.StoredOp, m *memory.Memory) string {
+// standing it left the memory in, both as the event recorded them.
+func memoryType(s memory.StoredEvent) string {
 	switch {
-	case m != nil && m.Quarantined():
+	case s.Op == memory.StoredDeleted:
+		return TypeMemoryDeleted
+	case s.State == memory.StateQuarantined:
 		return TypeMemoryQuarantined
-	case m != nil && m.Archived:
+	case s.State == memory.StateArchived:
 		return TypeMemoryArchived
-	case m != nil && m.Superseded():
+	case s.State == memory.StateSuperseded:
 		return TypeMemorySuperseded
-	case op == memory.StoredInserted:
+	case s.Op == memory.StoredInserted:
 		return TypeMemoryStored
 	}
 	return TypeMemoryUpdated

@@ -76,11 +76,15 @@ func NewSender(cfg Config, b *bus.Bus, st *Store, memories MemoryGetter, reg pro
 // Start loads the endpoints, starts their consumers and follows the
 // bucket's changes until Stop.
 func (s *Sender) Start(ctx context.Context) error {
-	w, err := s.store.kv.WatchAll(ctx)
+	// The lanes and the watch outlive ctx (a start-up deadline): they run
+	// until Stop.
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	w, err := s.store.kv.WatchAll(runCtx)
 	if err != nil {
+		cancel()
 		return fmt.Errorf("watch webhook bucket: %w", err)
 	}
-	s.watcher = w
+	s.watcher, s.stop, s.done = w, cancel, make(chan struct{})
 	// The loaded set is complete when the watcher sends nil.
 	keys := map[string]bool{}
 	for entry := range w.Updates() {
@@ -88,11 +92,9 @@ func (s *Sender) Start(ctx context.Context) error {
 			break
 		}
 		keys[entry.Key()] = true
-		s.apply(ctx, entry)
+		s.apply(runCtx, entry)
 	}
 	s.dropOrphans(ctx, keys)
-	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	s.stop, s.done = cancel, make(chan struct{})
 	go s.follow(runCtx)
 	return nil
 }
