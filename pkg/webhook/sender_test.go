@@ -3,6 +3,7 @@ package webhook
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/recollect-dev/recollect/pkg/bus"
+	"github.com/recollect-dev/recollect/pkg/client"
 	"github.com/recollect-dev/recollect/pkg/memory"
 )
 
@@ -311,5 +313,48 @@ func TestSecretNeverLogged(t *testing.T) {
 			t.Fatalf("consumer of a deleted webhook still there: %v", err)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// The Go client manages endpoints and verifies what a receiver gets.
+func TestClientManagesAndVerifies(t *testing.T) {
+	e := newEnv(t, testConfig())
+	rcv := newReceiver(t, nil)
+	c := client.New(e.api.URL)
+	ctx := context.Background()
+	w, err := c.CreateWebhook(ctx, client.CreateWebhookRequest{URL: rcv.srv.URL, Types: []string{TypeMemoryStored}})
+	if err != nil || w.Secret == "" {
+		t.Fatalf("create: %+v %v", w, err)
+	}
+	e.startSender(nil)
+	e.remember("m1", memory.StoredUpdated) // not subscribed
+	e.remember("m2", memory.StoredInserted)
+	h := rcv.waitDistinct(t, 1)[0]
+	hdr := http.Header{}
+	hdr.Set(HeaderID, h.id)
+	hdr.Set(HeaderTimestamp, h.ts)
+	hdr.Set(HeaderSignature, h.sig)
+	if err := client.VerifyWebhook(w.Secret, hdr, h.body, 5*time.Minute, time.Now()); err != nil || h.payload.Type != TypeMemoryStored {
+		t.Fatalf("verify %s: %v", h.payload.Type, err)
+	}
+	if err := client.VerifyWebhook(w.Secret, hdr, append(h.body, ' '), 5*time.Minute, time.Now()); err == nil {
+		t.Fatal("a changed body verified")
+	}
+	if err := client.VerifyWebhook(w.Secret, hdr, h.body, 5*time.Minute, time.Now().Add(time.Hour)); err == nil {
+		t.Fatal("a stale timestamp verified")
+	}
+	rotated, err := c.RotateWebhookSecret(ctx, "", w.ID)
+	if err != nil || rotated.Secret == w.Secret {
+		t.Fatalf("rotate: %v", err)
+	}
+	list, err := c.Webhooks(ctx, "")
+	if err != nil || len(list) != 1 || list[0].Secret != "" || list[0].Types[0] != TypeMemoryStored {
+		t.Fatalf("list: %+v %v", list, err)
+	}
+	if err := c.DeleteWebhook(ctx, "", w.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.DeleteWebhook(ctx, "", w.ID); !errors.Is(err, client.ErrNotFound) {
+		t.Fatalf("second delete: %v", err)
 	}
 }
