@@ -35,6 +35,7 @@ import (
 	"github.com/recollect-dev/recollect/pkg/usage"
 	"github.com/recollect-dev/recollect/pkg/usage/clickhouse"
 	"github.com/recollect-dev/recollect/pkg/web"
+	"github.com/recollect-dev/recollect/pkg/webhook"
 )
 
 // Store backends.
@@ -85,6 +86,7 @@ type Config struct {
 	RemoteStore remote.Config
 	Qdrant      qdrant.Config
 	PromptCtx   promptctx.Config
+	Webhook     webhook.Config
 }
 
 // RegisterFlags adds every flag; with fixedTarget the --target flag is not
@@ -129,6 +131,8 @@ func (c *Config) RegisterFlags(fs *pflag.FlagSet, fixedTarget string) {
 	c.PromptCtx.RegisterFlags("", fs)
 	c.Embed.RegisterFlags("", fs)
 	c.EmbedCache.RegisterFlags("", fs)
+	c.Webhook = webhook.DefaultConfig()
+	c.Webhook.RegisterFlags("", fs)
 }
 
 // Validate checks every part and names the bad setting.
@@ -160,7 +164,7 @@ func (c *Config) Validate() error {
 		errs = append(errs, fmt.Errorf("store must be auto, local, remote or qdrant (got %q)", c.StoreBackend))
 	}
 	for _, v := range []interface{ Validate() error }{&c.Web, &c.Auth, &c.Bus, &c.Redis, &c.ClickHouse, &c.Audit, &c.Usage, &c.Ingest,
-		&c.Extract, &c.LLM, &c.Domains, &c.Embedder, &c.Consolidate, &c.Topiary, &c.Recall, &c.Topics, c.LocalStore, &c.RemoteStore, c.Qdrant, &c.PromptCtx, &c.Embed, &c.EmbedCache} {
+		&c.Extract, &c.LLM, &c.Domains, &c.Embedder, &c.Consolidate, &c.Topiary, &c.Recall, &c.Topics, c.LocalStore, &c.RemoteStore, c.Qdrant, &c.PromptCtx, &c.Embed, &c.EmbedCache, &c.Webhook} {
 		if err := v.Validate(); err != nil {
 			errs = append(errs, err)
 		}

@@ -36,7 +36,7 @@ func (a *App) newEraser(ctx context.Context) (*erase.Eraser, error) {
 	}
 	places = append(places, erase.Caches(a.sharedEmbedCache(), caches...), erase.Usage(), erase.AuditRecord(a.audit, a.now))
 	return erase.New(places, a.log, erase.WithReceiptStore(receipts), erase.WithClock(a.now),
-		erase.WithRegisterer(a.reg)), nil
+		erase.WithRegisterer(a.reg), erase.WithOnFinished(a.announcePurge)), nil
 }
 
 // sharedEmbedCache reports whether the embedding cache is the Redis every

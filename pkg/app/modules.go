@@ -451,6 +451,10 @@ func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
 	for _, mount := range a.queryRoutes {
 		mount(a.web.Handle, a.web.URL())
 	}
+	stopWebhooks, err := a.initWebhooks(ctx)
+	if err != nil {
+		return nil, err
+	}
 	// Learns with wait=true are answered from the embedder's stored events.
 	unwatch, err := a.bus.Watch(bus.AllStored, q.OnStored)
 	if err != nil {
@@ -459,5 +463,9 @@ func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
 	// Stopping waits for access touches in flight, before the store closes,
 	// and stops purges running in the background (their receipts say
 	// failed; asking again resumes them).
-	return modules.Funcs{StopFunc: func(context.Context) error { r.Wait(); eraser.Close(); return unwatch() }}, nil
+	return modules.Funcs{StopFunc: func(ctx context.Context) error {
+		r.Wait()
+		eraser.Close()
+		return errors.Join(stopWebhooks(ctx), unwatch())
+	}}, nil
 }

@@ -122,6 +122,9 @@ func jetstreamConsumerConfig(cc ConsumerConfig) jetstream.ConsumerConfig {
 		MaxAckPending: cc.MaxAckPending,
 		ReplayPolicy:  jetstream.ReplayInstantPolicy,
 	}
+	if cc.StartTime != nil {
+		jc.DeliverPolicy, jc.OptStartTime = jetstream.DeliverByStartTimePolicy, cc.StartTime
+	}
 	switch len(cc.FilterSubjects) {
 	case 0:
 	case 1:

@@ -26,6 +26,9 @@ type ConsumerConfig struct {
 	Durable        string   // consumer name, also the DLQ subject token
 	Stream         string   // e.g. StreamConv
 	FilterSubjects []string // empty: the whole stream
+	// StartTime, if set, starts a new consumer at the first message stored
+	// at or after it instead of at the stream's start.
+	StartTime *time.Time
 
 	MaxDeliver     int           // deliveries before dead-lettering (default 10)
 	AckWait        time.Duration // redelivery timer (default 60s), > HandlerTimeout unless Heartbeat is set

@@ -17,6 +17,7 @@ const (
 	EventPrefix        = "recollect.event."
 	StoredPrefix       = "recollect.event.stored."
 	ConsolidatedPrefix = "recollect.event.consolidated."
+	PurgedPrefix       = "recollect.event.purged."
 	DLQPrefix          = "recollect.dlq."
 )
 
@@ -57,6 +58,9 @@ func StoredSubject(tenant string) string { return StoredPrefix + tenant }
 
 // ConsolidatedSubject announces a finished consolidation epoch of a tenant.
 func ConsolidatedSubject(tenant string) string { return ConsolidatedPrefix + tenant }
+
+// PurgedSubject announces a finished subject purge of a tenant.
+func PurgedSubject(tenant string) string { return PurgedPrefix + tenant }
 
 // DLQSubject is where the durable consumer's dead letters go.
 func DLQSubject(consumer string) string { return DLQPrefix + consumer }

@@ -62,6 +62,7 @@ func NewRoot() *cobra.Command {
 		newForgetCmd(), newMCPCmd())
 	root.AddCommand(newExportCmd(), newImportCmd(), newReindexCmd())
 	root.AddCommand(newAuditCmd(), newConsolidateCmd(), newSoakCmd())
+	root.AddCommand(newWebhooksCmd())
 	return root
 }
 

@@ -358,7 +358,7 @@ func (e *Embedder) feedback(ctx context.Context, f *memory.FactMessage) error {
 }
 
 func (e *Embedder) announce(ctx context.Context, m memory.Memory, op memory.StoredOp, source string) error {
-	data, err := json.Marshal(memory.StoredEvent{Tenant: m.Tenant, ID: m.ID, Op: op, Domain: m.Domain, SourceEvent: source})
+	data, err := json.Marshal(memory.StoredEvent{Tenant: m.Tenant, ID: m.ID, Op: op, Domain: m.Domain, SourceEvent: source, State: memory.StoredState(&m)})
 	if err != nil {
 		return bus.Permanent(fmt.Errorf("encode stored event: %w", err))
 	}

@@ -57,6 +57,8 @@ type Eraser struct {
 	wg     sync.WaitGroup
 	// places counts each place's outcome (WithRegisterer).
 	outcomes *prometheus.CounterVec
+	// onFinished is told each final receipt (WithOnFinished).
+	onFinished func(ctx context.Context, r Receipt)
 	// base outlives requests and ends with Close.
 	base   context.Context
 	cancel context.CancelFunc
@@ -86,6 +88,12 @@ func WithRegisterer(reg prometheus.Registerer) Option {
 			reg.MustRegister(e.outcomes)
 		}
 	}
+}
+
+// WithOnFinished calls fn with every purge's final receipt, once its
+// places are all done (e.g. to announce it on the bus).
+func WithOnFinished(fn func(ctx context.Context, r Receipt)) Option {
+	return func(e *Eraser) { e.onFinished = fn }
 }
 
 // WithClock sets the clock that stamps receipts.
@@ -176,6 +184,9 @@ func (e *Eraser) Start(ctx context.Context, t Target, first ...PlaceReceipt) Rec
 			}
 		}
 		e.log.InfoContext(bctx, "erasure finished", "tenant", t.Tenant, "receipt", final.ID, "state", final.State)
+		if e.onFinished != nil {
+			e.onFinished(bctx, final)
+		}
 	}()
 	timer := time.NewTimer(e.wait)
 	defer timer.Stop()

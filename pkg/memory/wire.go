@@ -1,6 +1,9 @@
 package memory
 
-import "slices"
+import (
+	"slices"
+	"time"
+)
 
 // FactOp says what a fact message asks the embedder to do.
 type FactOp string
@@ -43,6 +46,30 @@ type StoredEvent struct {
 	Op          StoredOp `json:"op"`
 	Domain      string   `json:"domain,omitempty"`
 	SourceEvent string   `json:"source_event,omitempty"`
+	// State is the memory's standing right after the change (StoredState):
+	// empty while live, else quarantined, archived or superseded. Readers
+	// that act later (webhooks) learn it as it was, not as it is then.
+	State string `json:"state,omitempty"`
+}
+
+// Standings a StoredEvent reports.
+const (
+	StateQuarantined = "quarantined"
+	StateArchived    = "archived"
+	StateSuperseded  = "superseded"
+)
+
+// StoredState is m's standing for a StoredEvent.
+func StoredState(m *Memory) string {
+	switch {
+	case m.Quarantined():
+		return StateQuarantined
+	case m.Archived:
+		return StateArchived
+	case m.Superseded():
+		return StateSuperseded
+	}
+	return ""
 }
 
 // ConsolidatedEvent is published after a consolidation epoch.
@@ -67,6 +94,15 @@ type ConsolidatedEvent struct {
 	Refused    int `json:"refused,omitempty"`
 	Archived   int `json:"archived,omitempty"`
 	LLMCalls   int `json:"llm_calls,omitempty"`
+}
+
+// PurgedEvent is published when a subject purge finished (its receipt
+// settled): it names the receipt, never the subject purged.
+type PurgedEvent struct {
+	Tenant   string    `json:"tenant"`
+	Receipt  string    `json:"receipt"`
+	State    string    `json:"state"` // complete, incomplete (see the receipt's places)
+	Finished time.Time `json:"finished"`
 }
 
 // ConsolidateRequest asks the consolidator to run an epoch for a tenant.

@@ -19,6 +19,7 @@ import (
 	"github.com/recollect-dev/recollect/pkg/temporal"
 	"github.com/recollect-dev/recollect/pkg/topics"
 	"github.com/recollect-dev/recollect/pkg/web"
+	"github.com/recollect-dev/recollect/pkg/webhook"
 )
 
 func parseDocument(t *testing.T, data []byte) doc {
@@ -118,6 +119,9 @@ func TestSchemasMatchGoTypes(t *testing.T) {
 		{"History", query.History{}, true},
 		{"HistoryVersion", query.HistoryVersion{}, true},
 		{"ImportResponse", query.ImportResponse{}, false},
+		{"WebhookCreateRequest", webhook.CreateRequest{}, false},
+		{"Webhook", webhook.View{}, true},
+		{"WebhookList", webhook.ListResponse{}, true},
 		{"LineError", snapshot.LineError{}, true},
 	}
 	documented := d.obj("components", "schemas")

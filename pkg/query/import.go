@@ -326,7 +326,7 @@ func comparableForm(m memory.Memory) memory.Memory {
 func (q *Query) announceImported(ctx context.Context, tenant string, mems []memory.Memory, ops []memory.StoredOp) {
 	msgs := make([]bus.Msg, 0, len(mems))
 	for i, m := range mems {
-		data, err := json.Marshal(memory.StoredEvent{Tenant: tenant, ID: m.ID, Op: ops[i], Domain: m.Domain})
+		data, err := json.Marshal(memory.StoredEvent{Tenant: tenant, ID: m.ID, Op: ops[i], Domain: m.Domain, State: memory.StoredState(&m)})
 		if err != nil {
 			continue
 		}
