@@ -132,6 +132,10 @@ func (q *Query) purgeSubject(w http.ResponseWriter, r *http.Request, tenant, sub
 	if !ok {
 		return
 	}
+	if err := q.unquote(r.Context(), tenant, target.Texts); err != nil {
+		q.fail(w, r, "remove the purged subject's words quoted by other messages", err)
+		return
+	}
 	q.log.InfoContext(r.Context(), "purged subject", "tenant", tenant, "subject", subject, "deleted", deleted)
 	resp := DeleteResponse{Deleted: deleted}
 	if q.eraser != nil {
@@ -168,9 +172,11 @@ func (q *Query) erasure(w http.ResponseWriter, r *http.Request) {
 // SetEraser gives the module what carries a subject purge to every copy.
 func (q *Query) SetEraser(e *erase.Eraser) { q.eraser = e }
 
-// subjectClosure lists the subject's memories, then the memories derived
-// from those, transitively, each after the one it was reached from, with
-// their texts and source events.
+// subjectClosure lists the subject's memories (and the transcript
+// memories without a subject of the subject's conversations: the
+// assistant's side of them), then the memories derived from those,
+// transitively, each after the one it was reached from, with their texts
+// and source events.
 func (q *Query) subjectClosure(ctx context.Context, tenant, subject string) (erase.Target, error) {
 	var ids []string
 	derived := map[string][]string{} // id → ids derived from it
@@ -179,9 +185,19 @@ func (q *Query) subjectClosure(ctx context.Context, tenant, subject string) (era
 		namespace     string
 	}
 	of := map[string]copies{}
+	// The subject's conversations: what was said in them without a
+	// subject of its own (the assistant's turns) is part of them.
+	sessions := map[string]bool{}
+	var unowned []memory.Memory // transcript memories without a subject
 	err := q.store.Scroll(ctx, tenant, everything, func(m memory.Memory) error {
-		if m.Subject == subject {
+		switch {
+		case m.Subject == subject:
 			ids = append(ids, m.ID)
+			if m.Transcript() && m.Session != "" {
+				sessions[m.Namespace+"\x00"+m.Session] = true
+			}
+		case m.Subject == "" && m.Transcript():
+			unowned = append(unowned, memory.Memory{ID: m.ID, Namespace: m.Namespace, Session: m.Session})
 		}
 		for _, src := range m.DerivedFrom {
 			derived[src] = append(derived[src], m.ID)
@@ -191,6 +207,11 @@ func (q *Query) subjectClosure(ctx context.Context, tenant, subject string) (era
 	})
 	if err != nil {
 		return erase.Target{}, fmt.Errorf("read memories of tenant %s: %w", tenant, err)
+	}
+	for _, m := range unowned {
+		if sessions[m.Namespace+"\x00"+m.Session] {
+			ids = append(ids, m.ID)
+		}
 	}
 	seen := make(map[string]bool, len(ids))
 	for _, id := range ids {
@@ -213,4 +234,34 @@ func (q *Query) subjectClosure(ctx context.Context, tenant, subject string) (era
 		}
 	}
 	return t, nil
+}
+
+// unquote clears the evidence of the transcript memories left that quote
+// a purged message (the message said before them, as context): another
+// speaker's reply keeps what it said, not the purged subject's words.
+func (q *Query) unquote(ctx context.Context, tenant string, purged []string) error {
+	quoted := make(map[string]bool, len(purged))
+	for _, t := range purged {
+		quoted[memory.TranscriptContext(t)] = true
+	}
+	var fix []memory.Memory
+	f := everything
+	f.Tags = []string{memory.TranscriptTag}
+	err := q.store.Scroll(ctx, tenant, f, func(m memory.Memory) error {
+		if m.Evidence != "" && quoted[m.Evidence] {
+			m.Evidence, m.Vector, m.ChunkVectors = "", nil, nil
+			fix = append(fix, m)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("read transcript memories of tenant %s: %w", tenant, err)
+	}
+	if len(fix) == 0 {
+		return nil
+	}
+	if err := q.store.UpdatePayload(ctx, tenant, fix); err != nil {
+		return fmt.Errorf("clear quoted context of %d memories of tenant %s: %w", len(fix), tenant, err)
+	}
+	return nil
 }

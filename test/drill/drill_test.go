@@ -70,7 +70,7 @@ func TestChaosDrill(t *testing.T) {
 		if err == nil {
 			st = got
 			for i, a := range acked {
-				if a && len(st.bySource[i]) == 0 {
+				if a && (len(st.bySource[i]) == 0 || eventType(i) != "memory" && len(st.saidBySource[i]) == 0) {
 					missing++
 				}
 			}
@@ -142,11 +142,15 @@ func TestChaosDrill(t *testing.T) {
 			sum.Stored++
 			bt[1]++
 		}
-		if n > 1 || (n == 1 && st.bySource[i][0].RepetitionCount > 1) {
+		said := st.saidBySource[i]
+		if n > 1 || (n == 1 && st.bySource[i][0].RepetitionCount > 1) || len(said) > 1 || (len(said) == 1 && said[0].RepetitionCount > 1) {
 			sum.Duplicated++
 			if sum.Duplicated <= 10 {
-				t.Errorf("event ev-%05d stored %d times (repetition %d)", i, n, st.bySource[i][0].RepetitionCount)
+				t.Errorf("event ev-%05d stored %d times as facts, %d as said", i, n, len(said))
 			}
+		}
+		if eventType(i) != "memory" && acked[i] && len(said) != 1 && sum.Lost < 10 {
+			t.Errorf("conversation event ev-%05d (%s) kept as said %d times, want once", i, eventType(i), len(said))
 		}
 		if acked[i] && n == 0 {
 			sum.Lost++

@@ -22,7 +22,8 @@ func phrase(i int) string {
 
 // drillEvent is event i: memory events (half), turns (three in ten) and
 // session ends (one in five), each with its own subject and content, so
-// each becomes exactly one memory whose source_ids hold "drill:<id>".
+// each becomes exactly one fact memory whose source_ids hold
+// "drill:<id>", and a turn or session end also one transcript memory.
 func drillEvent(i int) map[string]any {
 	id := fmt.Sprintf("ev-%05d", i)
 	subject := fmt.Sprintf("user-%05d", i)

@@ -20,7 +20,10 @@ import (
 // storage is what the store holds for the drill's tenant: per event, the
 // memories whose source_ids name it, and the memories naming no drill event.
 type storage struct {
-	bySource    map[int][]memory.Memory
+	bySource map[int][]memory.Memory
+	// saidBySource holds the transcript memories (a turn or a message as
+	// said), apart from the facts extracted from the same event.
+	saidBySource map[int][]memory.Memory
 	foreign     int
 	memories    int
 	superseded  int
@@ -31,7 +34,7 @@ type storage struct {
 // listAll pages through every memory of the tenant, archived and
 // superseded included, through the query process.
 func listAll(ctx context.Context, queryURL string, events int) (*storage, error) {
-	st := &storage{bySource: map[int][]memory.Memory{}}
+	st := &storage{bySource: map[int][]memory.Memory{}, saidBySource: map[int][]memory.Memory{}}
 	client := &http.Client{Timeout: 30 * time.Second}
 	after := ""
 	for {
@@ -67,7 +70,11 @@ func listAll(ctx context.Context, queryURL string, events int) (*storage, error)
 			n := 0
 			for _, s := range m.SourceIDs {
 				if i, ok := eventIndex(s, events); ok {
-					st.bySource[i] = append(st.bySource[i], m)
+					if m.Transcript() {
+						st.saidBySource[i] = append(st.saidBySource[i], m)
+					} else {
+						st.bySource[i] = append(st.bySource[i], m)
+					}
 					n++
 				}
 			}
