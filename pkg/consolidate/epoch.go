@@ -47,6 +47,7 @@ type Rules struct {
 	ReconcileMinGap  time.Duration // the newer of a reconciled pair is at least this newer (1h)
 	Neighbours       int           // store neighbours looked at per changed memory
 	MaxPairCalls     int           // merge + reconcile LLM calls per epoch
+	MaxQueuedPairs   int           // most pairs carried to later epochs per tenant (0 = no cap)
 	DistillMinNotes  int           // session notes that trigger a distillation (3)
 	DistillMaxNotes  int           // latest notes a distillation reads (10)
 	DistillMaxCalls  int           // distillation calls per epoch, newest groups first
@@ -76,7 +77,7 @@ func DefaultRules() Rules {
 		TriageMinAge: 10 * time.Minute, TriageBatch: 20, TriageMaxCalls: 5,
 		PromoteThreshold: 3, PromoteMinImp: 0.6, WorkingAgeGate: 7 * 24 * time.Hour,
 		GateCooldown1: 48, GateCooldown2: 144, GateBatch: 20, GateMaxCalls: 3,
-		MergeSim: 0.78, ReconcileMinSim: 0.55, ReconcileMinGap: time.Hour, Neighbours: 8, MaxPairCalls: 40,
+		MergeSim: 0.78, ReconcileMinSim: 0.55, ReconcileMinGap: time.Hour, Neighbours: 8, MaxPairCalls: 40, MaxQueuedPairs: 5000,
 		DistillMinNotes: 3, DistillMaxNotes: 10, DistillMaxChars: 250, DistillMaxCalls: 5,
 		AuditEvery: 48, AuditMaxMemories: 120, SandboxThreshold: 0.70,
 		SandboxRecentMod: 24 * time.Hour, SandboxNewAge: 48 * time.Hour,
@@ -106,7 +107,8 @@ func (r *Rules) RegisterFlags(prefix string, fs *pflag.FlagSet) {
 	fs.IntVar(&r.GateCooldown2, prefix+"gate-cooldown-2", d.GateCooldown2, "epochs before a memory the gate rejected twice is reviewed a last time")
 	fs.Float64Var(&r.MergeSim, prefix+"merge-similarity", d.MergeSim, "cosine above which two memories are merged (with an LLM)")
 	fs.Float64Var(&r.ReconcileMinSim, prefix+"reconcile-min-similarity", d.ReconcileMinSim, "cosine above which a newer memory may update an older one (with an LLM)")
-	fs.IntVar(&r.MaxPairCalls, prefix+"consolidate-max-pair-calls", d.MaxPairCalls, "most merge and reconcile LLM calls per epoch (merges take at most half; what they leave goes to reconcile)")
+	fs.IntVar(&r.MaxPairCalls, prefix+"consolidate-max-pair-calls", d.MaxPairCalls, "most merge, reconcile and review LLM calls per epoch (reviews and reconciles first, merges with what they leave; the rest waits in the tenant's pair queue for the next epoch)")
+	fs.IntVar(&r.MaxQueuedPairs, prefix+"consolidate-max-queued-pairs", d.MaxQueuedPairs, "most pairs a tenant's queue carries to later epochs; pairs beyond it are refused in the audit log, both memories kept (0 = no cap)")
 	fs.IntVar(&r.DistillMaxCalls, prefix+"distill-max-calls", d.DistillMaxCalls, "most distillation LLM calls per epoch, newest groups of session notes first")
 	fs.IntVar(&r.MaxArchivePerEpoch, prefix+"max-archive-per-epoch", d.MaxArchivePerEpoch, "most memories one epoch archives, over every policy (the rest waits for the next epoch)")
 	fs.IntVar(&r.AuditEvery, prefix+"audit-every", d.AuditEvery, "at llm-level auto, run the LLM audit every this many epochs (full: every epoch; 0: never)")
@@ -126,7 +128,8 @@ func (r *Rules) Validate() error {
 	}
 	for name, v := range map[string]int{"buffer-cap": r.BufferCap, "tenant-cap": r.TenantCap, "subject-keep": r.SubjectKeep,
 		"lore-keep": r.LoreKeep, "audit-every": r.AuditEvery, "consolidate-max-pair-calls": r.MaxPairCalls,
-		"distill-max-calls": r.DistillMaxCalls, "max-archive-per-epoch": r.MaxArchivePerEpoch,
+		"consolidate-max-queued-pairs": r.MaxQueuedPairs,
+		"distill-max-calls":            r.DistillMaxCalls, "max-archive-per-epoch": r.MaxArchivePerEpoch,
 		"gate-cooldown-1": r.GateCooldown1, "gate-cooldown-2": r.GateCooldown2} {
 		if v < 0 {
 			errs = append(errs, fmt.Errorf("%s must not be negative (got %d)", name, v))

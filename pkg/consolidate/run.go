@@ -41,7 +41,10 @@ type run struct {
 	ops     []Op
 	stats   Stats
 
-	mergeQueue, reconcileQueue []pair
+	// found are the pairs this epoch found; queueIn the tenant's carried
+	// queue as loaded, queueOut what the epoch leaves in it.
+	found             []pair
+	queueIn, queueOut []queued
 }
 
 // Stats counts what an epoch did.
@@ -61,6 +64,7 @@ type Stats struct {
 	Archived   int `json:"archived"`
 	Deleted    int `json:"deleted"`
 	LLMCalls   int `json:"llm_calls"`
+	Queued     int `json:"queued"` // pairs carried to the next epoch
 }
 
 // Op is one operation of an epoch as the audit log records it.
