@@ -47,7 +47,7 @@ func (r *run) promoteBuffer() {
 		cutoff = int64(n - r.rules.KindPromoteAge)
 	}
 	r.each(func(m *memory.Memory) {
-		if !active(m) || !r.mutable(m) || m.Layer != memory.LayerBuffer {
+		if !active(m) || !r.mutable(m) || m.Layer != memory.LayerBuffer || stayInBuffer(m) {
 			return
 		}
 		var why string

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"github.com/recollect-dev/recollect/pkg/extract/filter"
+	"github.com/recollect-dev/recollect/pkg/extract/rules"
 	"github.com/recollect-dev/recollect/pkg/memory"
 )
 
@@ -12,7 +13,10 @@ import (
 // Only content the door would have refused (empty, too long) is left out.
 func (x *Extractor) explicit(e *memory.Event) []memory.FactMessage {
 	in := e.Memory
-	imp := float64(in.Type.Priority()) / 4
+	// A statement made on purpose starts where capture's rules start the
+	// same statement (rules.ImportanceOf: preference 0.7, policy 0.9), so
+	// it reaches core by the gate an inferred one passes (issue 19).
+	imp := rules.ImportanceOf(in.Type)
 	if in.Importance != nil {
 		imp = *in.Importance
 	}
