@@ -373,7 +373,7 @@ func (c *Consolidator) Epoch(ctx context.Context, tenant, id string, progress fu
 	}
 	c.epochs.WithLabelValues("ok").Inc()
 	c.log.InfoContext(ctx, "epoch done", "tenant", tenant, "epoch", id, "seq", seq, "promoted", s.Promoted, "core", s.Core,
-		"superseded", s.Superseded, "merged", s.Merged, "archived", s.Archived, "deleted", s.Deleted, "llm_calls", s.LLMCalls)
+		"superseded", s.Superseded, "deduplicated", s.Deduplicated, "overlaps", s.Overlaps, "queued", s.Queued, "merged", s.Merged, "archived", s.Archived, "deleted", s.Deleted, "llm_calls", s.LLMCalls)
 	return ev, nil
 }
 
@@ -382,9 +382,16 @@ func (c *Consolidator) Epoch(ctx context.Context, tenant, id string, progress fu
 // epoch's changes, distillation, triage, the gate, the audit, decay, then
 // retention. step renews the lease between phases.
 func (r *run) phases(ctx context.Context, step func() error) error {
+	// 003: decay only in active cycles. An epoch over a tenant nothing
+	// happened to since the previous one (a manual epoch on an idle
+	// tenant) runs its phases but decays nothing.
+	activity := r.last.IsZero() || r.activeSince(r.last)
 	r.hygiene()
 	r.promoteBuffer()
 	r.supersedeByKey()
+	if err := r.bufferDedup(ctx); err != nil {
+		return err
+	}
 	if r.c.level() != llm.LevelOff {
 		if err := r.findPairs(ctx); err != nil {
 			return err
@@ -402,7 +409,12 @@ func (r *run) phases(ctx context.Context, step func() error) error {
 		}
 		r.audit(ctx)
 	}
-	r.decay()
+	if err := r.coreOverlap(ctx); err != nil {
+		return err
+	}
+	if activity {
+		r.decay()
+	}
 	r.retention()
 	return step()
 }

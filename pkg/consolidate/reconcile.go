@@ -11,7 +11,6 @@ import (
 	"github.com/recollect-dev/recollect/pkg/llm"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/samefact"
-	"github.com/recollect-dev/recollect/pkg/store"
 )
 
 // validSince is when a memory's statement became true: ValidFrom, else
@@ -183,16 +182,9 @@ func (r *run) findPairs(ctx context.Context) error {
 		if !active(m) {
 			continue
 		}
-		f := store.Filter{}
-		if m.Namespace != memory.DefaultNamespace {
-			f.Namespaces = []string{m.Namespace, memory.DefaultNamespace}
-		}
-		if m.Subject != "" {
-			f.Subjects = []string{m.Subject}
-		}
-		hits, err := r.c.store.Search(ctx, store.Query{Tenant: r.tenant, Vector: m.Vector, K: r.rules.Neighbours + 1, Filter: f})
+		hits, err := r.neighbours(ctx, m)
 		if err != nil {
-			return fmt.Errorf("neighbours of %s: %w", m.ID, err)
+			return err
 		}
 		for _, h := range hits {
 			o := r.mems[h.Memory.ID]
