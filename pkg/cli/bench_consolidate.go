@@ -111,7 +111,7 @@ const consolidateNote = "local store and embedded NATS in a temp dir, memlock le
 	"per epoch; the tenant is a fifth explicit (source api, never archived by a policy), the rest inferred; 80% working, " +
 	"15% buffer, 5% core; 30% keyed from 200 keys per subject over 50 subjects and 6 namespaces; new memories 70% buffer; " +
 	"every operation JSON-encoded for the audit log (counted, not written); the default rules unless flags change them; " +
-	"without an LLM the epoch looks up no neighbours (merge and reconcile need the LLM)"
+	"without an LLM the epoch looks up no neighbours in the store (buffer dedup compares within each namespace and subject in memory; merge and reconcile need the LLM)"
 
 // ConsolidateOptions sizes a consolidation benchmark.
 type ConsolidateOptions struct {

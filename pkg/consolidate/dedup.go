@@ -1,9 +1,12 @@
 package consolidate
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 
 	"github.com/recollect-dev/recollect/pkg/llm"
 	"github.com/recollect-dev/recollect/pkg/memory"
@@ -45,52 +48,115 @@ func (r *run) neighbours(ctx context.Context, m *memory.Memory) ([]store.Hit, er
 // reinforcement (counts summed, importance the higher). The explicit one
 // of the two stays, else the fuller (one whose words are all in the
 // other folds into it), else the older. Episodes are occurrences, never
-// duplicates; updates (the same attribute) are reconcile's.
+// duplicates.
+//
+// The buffer is compared group by group (namespace and subject) in
+// memory, not through the store's search: a search filters every row of
+// the tenant, a group holds a few buffer memories, whose vectors are read
+// once each.
 func (r *run) bufferDedup(ctx context.Context) error {
 	if r.rules.BufferDedupSim <= 0 {
 		return nil
 	}
-	var changed []*memory.Memory
+	groups := map[[2]string][]*memory.Memory{}
+	hasChange := map[[2]string]bool{}
 	r.each(func(m *memory.Memory) {
-		if len(m.Vector) > 0 && r.changed(m) && dedupable(m) {
-			changed = append(changed, m)
+		if !active(m) || !dedupable(m) {
+			return
+		}
+		k := [2]string{m.Namespace, m.Subject}
+		groups[k] = append(groups[k], m)
+		if len(m.Vector) > 0 && r.changed(m) {
+			hasChange[k] = true
 		}
 	})
-	for _, m := range changed {
-		if !active(m) || !r.mutable(m) {
-			continue
+	vecs := map[string][]float32{}
+	vector := func(m *memory.Memory) ([]float32, error) {
+		if len(m.Vector) > 0 {
+			return m.Vector, nil
 		}
-		hits, err := r.neighbours(ctx, m)
-		if err != nil {
-			return err
+		if v, ok := vecs[m.ID]; ok {
+			return v, nil
 		}
-		for _, h := range hits {
-			o := r.mems[h.Memory.ID]
-			if o == nil || o.ID == m.ID || h.Score < r.rules.BufferDedupSim || !dedupable(o) || !active(o) || !r.mutable(o) ||
-				o.Namespace != m.Namespace || o.Subject != m.Subject || m.Quarantined() != o.Quarantined() {
+		stored, err := r.c.store.Get(ctx, r.tenant, m.ID)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return nil, fmt.Errorf("read the vector of %s: %w", m.ID, err)
+		}
+		vecs[m.ID] = stored.Vector
+		return stored.Vector, nil
+	}
+	keys := make([][2]string, 0, len(hasChange))
+	for k := range hasChange {
+		if len(groups[k]) > 1 {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, func(a, b [2]string) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+	for _, k := range keys {
+		g := groups[k]
+		for _, m := range g {
+			if len(m.Vector) == 0 || !r.changed(m) || !active(m) || !r.mutable(m) {
 				continue
 			}
-			keep, dup := o, m
-			if newerFirst(o, m) < 0 {
-				keep, dup = m, o // o is the newer
+			for _, o := range g {
+				if o == m || !active(o) || !r.mutable(o) || m.Quarantined() != o.Quarantined() {
+					continue
+				}
+				ov, err := vector(o)
+				if err != nil {
+					return err
+				}
+				sim := cosine(m.Vector, ov)
+				if sim < r.rules.BufferDedupSim {
+					continue
+				}
+				if r.fold(m, o, sim) {
+					break
+				}
 			}
-			if dup.Explicit() && !keep.Explicit() {
-				keep, dup = dup, keep
-			}
-			switch {
-			case samefact.Compare(*keep, *dup).Folds(): // dup says nothing keep does not
-			case samefact.Compare(*dup, *keep).Folds() && (dup.Explicit() || !keep.Explicit()):
-				keep, dup = dup, keep // keep's words are all in dup: the fuller one stays
-			default:
-				continue
-			}
-			r.supersede(dup, keep.ID, PhaseDedup, fmt.Sprintf("restates %s in the buffer (cosine %.2f)", keep.ID, h.Score), DecidedByRule, "")
-			r.inherit(keep, dup)
-			r.stats.Deduplicated++
-			break
 		}
 	}
 	return nil
+}
+
+// fold supersedes whichever of m and o restates the other, if one does.
+func (r *run) fold(m, o *memory.Memory, sim float64) bool {
+	keep, dup := o, m
+	if newerFirst(o, m) < 0 {
+		keep, dup = m, o // o is the newer
+	}
+	if dup.Explicit() && !keep.Explicit() {
+		keep, dup = dup, keep
+	}
+	switch {
+	case samefact.Compare(*keep, *dup).Folds(): // dup says nothing keep does not
+	case samefact.Compare(*dup, *keep).Folds() && (dup.Explicit() || !keep.Explicit()):
+		keep, dup = dup, keep // keep's words are all in dup: the fuller one stays
+	default:
+		return false
+	}
+	r.supersede(dup, keep.ID, PhaseDedup, fmt.Sprintf("restates %s in the buffer (cosine %.2f)", keep.ID, sim), DecidedByRule, "")
+	r.inherit(keep, dup)
+	r.stats.Deduplicated++
+	return true
+}
+
+// cosine of two vectors (0 when either is empty or their widths differ).
+func cosine(a, b []float32) float64 {
+	if len(a) == 0 || len(a) != len(b) {
+		return 0
+	}
+	var dot, na, nb float64
+	for i := range a {
+		x, y := float64(a[i]), float64(b[i])
+		dot += x * y
+		na += x * x
+		nb += y * y
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / math.Sqrt(na*nb)
 }
 
 // dedupable is a buffer memory buffer dedup may fold: not an episode nor
