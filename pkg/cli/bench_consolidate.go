@@ -101,6 +101,9 @@ type ConsolidateEpoch struct {
 	LogBytes         uint64         `json:"log_bytes"`
 	UsageRecords     int            `json:"usage_records"`
 	UsageByComponent map[string]int `json:"usage_by_component,omitempty"`
+	// QueuedPairs are the merge, reconcile and review pairs left in the
+	// tenant's queue for a later epoch's LLM budget.
+	QueuedPairs int `json:"queued_pairs"`
 }
 
 const consolidateVectors = "synthetic: random unit vectors around 256 random centroids (cosines 0.5–0.9 within one), " +
@@ -324,6 +327,9 @@ func BenchConsolidate(ctx context.Context, opt ConsolidateOptions) (ConsolidateR
 		pe.UsageRecords, pe.UsageByComponent = counter.take()
 		pe.WrittenRecords = written.take()
 		pe.LogBytes = st.Stats().AppendedBytes - appended
+		if pe.QueuedPairs, err = cons.QueueDepth(ctx, consolidateTenant); err != nil {
+			return res, fmt.Errorf("timed epoch %d: %w", e+1, err)
+		}
 		res.PerEpoch = append(res.PerEpoch, pe)
 		res.LLMCalls += ev.LLMCalls
 		res.LLMCallsMaxPerEpoch = max(res.LLMCallsMaxPerEpoch, ev.LLMCalls)
