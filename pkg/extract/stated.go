@@ -13,10 +13,11 @@ import (
 // Only content the door would have refused (empty, too long) is left out.
 func (x *Extractor) explicit(e *memory.Event) []memory.FactMessage {
 	in := e.Memory
-	// A statement made on purpose starts where capture's rules start the
-	// same statement (rules.ImportanceOf: preference 0.7, policy 0.9), so
-	// it reaches core by the gate an inferred one passes (issue 19).
-	imp := rules.ImportanceOf(in.Type)
+	// A statement made on purpose starts at least where capture's rules
+	// start the same statement (rules.ImportanceOf: preference 0.7), so it
+	// reaches core by the gate an inferred one passes (issue 19), and
+	// never below its type's prompt priority (policy 1.0).
+	imp := max(rules.ImportanceOf(in.Type), float64(in.Type.Priority())/4)
 	if in.Importance != nil {
 		imp = *in.Importance
 	}
