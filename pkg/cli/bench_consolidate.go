@@ -101,6 +101,9 @@ type ConsolidateEpoch struct {
 	LogBytes         uint64         `json:"log_bytes"`
 	UsageRecords     int            `json:"usage_records"`
 	UsageByComponent map[string]int `json:"usage_by_component,omitempty"`
+	// QueuedPairs are the merge, reconcile and review pairs left in the
+	// tenant's queue for a later epoch's LLM budget.
+	QueuedPairs int `json:"queued_pairs"`
 }
 
 const consolidateVectors = "synthetic: random unit vectors around 256 random centroids (cosines 0.5–0.9 within one), " +
@@ -111,7 +114,7 @@ const consolidateNote = "local store and embedded NATS in a temp dir, memlock le
 	"per epoch; the tenant is a fifth explicit (source api, never archived by a policy), the rest inferred; 80% working, " +
 	"15% buffer, 5% core; 30% keyed from 200 keys per subject over 50 subjects and 6 namespaces; new memories 70% buffer; " +
 	"every operation JSON-encoded for the audit log (counted, not written); the default rules unless flags change them; " +
-	"without an LLM the epoch looks up no neighbours (merge and reconcile need the LLM)"
+	"without an LLM the epoch looks up no neighbours in the store (buffer dedup compares within each namespace and subject in memory; merge and reconcile need the LLM)"
 
 // ConsolidateOptions sizes a consolidation benchmark.
 type ConsolidateOptions struct {
@@ -324,6 +327,9 @@ func BenchConsolidate(ctx context.Context, opt ConsolidateOptions) (ConsolidateR
 		pe.UsageRecords, pe.UsageByComponent = counter.take()
 		pe.WrittenRecords = written.take()
 		pe.LogBytes = st.Stats().AppendedBytes - appended
+		if pe.QueuedPairs, err = cons.QueueDepth(ctx, consolidateTenant); err != nil {
+			return res, fmt.Errorf("timed epoch %d: %w", e+1, err)
+		}
 		res.PerEpoch = append(res.PerEpoch, pe)
 		res.LLMCalls += ev.LLMCalls
 		res.LLMCallsMaxPerEpoch = max(res.LLMCallsMaxPerEpoch, ev.LLMCalls)

@@ -67,8 +67,10 @@ type Consolidator struct {
 	vectorModel string
 	journal     Journal
 	state       jetstream.KeyValue
+	queue       jetstream.KeyValue
 	consumer    *bus.Consumer
 	stop        chan struct{}
+	stopOnce    sync.Once
 	wg          sync.WaitGroup
 
 	epochs           *prometheus.CounterVec
@@ -77,6 +79,10 @@ type Consolidator struct {
 	llmFailures      *prometheus.CounterVec
 	retentionDeleted prometheus.Counter
 	journalFailures  prometheus.Counter
+	queueDepth       prometheus.Gauge
+
+	depthMu sync.Mutex
+	depths  map[string]int // pair queue depth per tenant, as this process last saved it
 }
 
 // Vectors embeds memories the way the embedder stores them
@@ -128,7 +134,7 @@ func New(cfg Config, st store.Store, b Bus, locks lock.Locker, reg prometheus.Re
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	c := &Consolidator{cfg: cfg, store: st, bus: b, locks: locks, log: log, now: now, stop: make(chan struct{})}
+	c := &Consolidator{cfg: cfg, store: st, bus: b, locks: locks, log: log, now: now, stop: make(chan struct{}), depths: map[string]int{}}
 	for _, o := range opts {
 		o(c)
 	}
@@ -146,8 +152,10 @@ func New(cfg Config, st store.Store, b Bus, locks lock.Locker, reg prometheus.Re
 		Help: "Archived memories deleted because they outlived --archived-retention."})
 	c.journalFailures = prometheus.NewCounter(prometheus.CounterOpts{Name: "recollect_consolidator_journal_failures_total",
 		Help: "Epochs whose operations could not be written to the audit log (the epoch is retried)."})
+	c.queueDepth = prometheus.NewGauge(prometheus.GaugeOpts{Name: "recollect_consolidator_pair_queue_depth",
+		Help: "Merge, reconcile and review pairs waiting for a later epoch's LLM budget, over the tenants this consolidator last ran."})
 	if reg != nil {
-		reg.MustRegister(c.epochs, c.ops, c.archived, c.llmFailures, c.retentionDeleted, c.journalFailures)
+		reg.MustRegister(c.epochs, c.ops, c.archived, c.llmFailures, c.retentionDeleted, c.journalFailures, c.queueDepth)
 	}
 	return c, nil
 }
@@ -160,6 +168,9 @@ func (c *Consolidator) Start(ctx context.Context) error {
 		return fmt.Errorf("open epoch state bucket: %w", err)
 	}
 	c.state = kv
+	if err := c.openQueue(ctx); err != nil {
+		return err
+	}
 	cons, err := c.bus.Consume(ctx, bus.ConsumerConfig{
 		Durable: Durable, Stream: bus.StreamEvent, FilterSubjects: []string{bus.ConsolidateSubject("*")},
 		// An epoch may run for minutes; the heartbeat keeps its request
@@ -180,7 +191,7 @@ func (c *Consolidator) Start(ctx context.Context) error {
 
 // Stop ends the schedule and drains running epochs.
 func (c *Consolidator) Stop(ctx context.Context) error {
-	close(c.stop)
+	c.stopOnce.Do(func() { close(c.stop) })
 	c.wg.Wait()
 	if c.consumer != nil {
 		return c.consumer.Stop(ctx)
@@ -289,6 +300,9 @@ func (c *Consolidator) Epoch(ctx context.Context, tenant, id string, progress fu
 	if err := r.load(ctx); err != nil {
 		return memory.ConsolidatedEvent{}, err
 	}
+	if r.queueIn, err = c.loadQueue(ctx, tenant); err != nil {
+		return memory.ConsolidatedEvent{}, err
+	}
 	step := func() error {
 		if progress != nil {
 			_ = progress()
@@ -302,8 +316,10 @@ func (c *Consolidator) Epoch(ctx context.Context, tenant, id string, progress fu
 		return memory.ConsolidatedEvent{}, err
 	}
 	// 003: decay only happens in active cycles; a scheduled epoch over a
-	// tenant with no activity since the last one changes nothing.
-	if strings.HasPrefix(id, "schedule:") && st.Pending == nil && len(st.Starts) > 0 && !r.activeSince(st.Starts[len(st.Starts)-1]) {
+	// tenant with no activity since the last one, and no pair waiting,
+	// changes nothing.
+	if strings.HasPrefix(id, "schedule:") && st.Pending == nil && len(st.Starts) > 0 && !r.activeSince(st.Starts[len(st.Starts)-1]) &&
+		depth(r.queueIn) == 0 {
 		c.epochs.WithLabelValues("idle").Inc()
 		return memory.ConsolidatedEvent{Tenant: tenant, Epoch: id, Memories: r.stats.Memories}, nil
 	}
@@ -315,6 +331,14 @@ func (c *Consolidator) Epoch(ctx context.Context, tenant, id string, progress fu
 	}
 	if err := r.phases(ctx, step); err != nil {
 		return memory.ConsolidatedEvent{}, err
+	}
+	// The queue is saved before the store: a pair this epoch asked about
+	// stays in it, marked, until a later epoch sees this one committed; a
+	// resumed try asks about it again.
+	if c.level() != llm.LevelOff {
+		if err := c.saveQueue(ctx, tenant, r.queueOut); err != nil {
+			return memory.ConsolidatedEvent{}, err
+		}
 	}
 	// The journal is written before the store: an operation applied is
 	// always in the audit log (a crash in between logs it again on retry).
@@ -349,7 +373,7 @@ func (c *Consolidator) Epoch(ctx context.Context, tenant, id string, progress fu
 	}
 	c.epochs.WithLabelValues("ok").Inc()
 	c.log.InfoContext(ctx, "epoch done", "tenant", tenant, "epoch", id, "seq", seq, "promoted", s.Promoted, "core", s.Core,
-		"superseded", s.Superseded, "merged", s.Merged, "archived", s.Archived, "deleted", s.Deleted, "llm_calls", s.LLMCalls)
+		"superseded", s.Superseded, "deduplicated", s.Deduplicated, "overlaps", s.Overlaps, "queued", s.Queued, "merged", s.Merged, "archived", s.Archived, "deleted", s.Deleted, "llm_calls", s.LLMCalls)
 	return ev, nil
 }
 
@@ -358,11 +382,18 @@ func (c *Consolidator) Epoch(ctx context.Context, tenant, id string, progress fu
 // epoch's changes, distillation, triage, the gate, the audit, decay, then
 // retention. step renews the lease between phases.
 func (r *run) phases(ctx context.Context, step func() error) error {
+	// 003: decay only in active cycles. An epoch over a tenant nothing
+	// happened to since the previous one (a manual epoch on an idle
+	// tenant) runs its phases but decays nothing.
+	activity := r.last.IsZero() || r.activeSince(r.last)
 	r.closeValidity()
 	r.hygiene()
 	r.promoteBuffer()
 	r.supersedeByKey()
 	r.supersedeCorrections()
+	if err := r.bufferDedup(ctx); err != nil {
+		return err
+	}
 	if r.c.level() != llm.LevelOff {
 		if err := r.findPairs(ctx); err != nil {
 			return err
@@ -380,7 +411,12 @@ func (r *run) phases(ctx context.Context, step func() error) error {
 		}
 		r.audit(ctx)
 	}
-	r.decay()
+	if err := r.coreOverlap(ctx); err != nil {
+		return err
+	}
+	if activity {
+		r.decay()
+	}
 	r.retention()
 	r.transcriptRetention()
 	return step()

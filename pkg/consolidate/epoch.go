@@ -42,11 +42,14 @@ type Rules struct {
 	GateBatch        int           // candidates per gate call
 	GateMaxCalls     int           // gate calls per epoch
 
+	BufferDedupSim   float64       // buffer restatements folded without an LLM (003 TRIAGE_DEDUP_SIM 0.75; 0 = off)
+	CoreOverlapSim   float64       // core overlaps flagged (003 CORE_OVERLAP_SIM 0.70; 0 = off)
 	MergeSim         float64       // merge threshold (003 MERGE_SIM 0.78)
 	ReconcileMinSim  float64       // reconcile window, exclusive lower bound (0.55)
 	ReconcileMinGap  time.Duration // the newer of a reconciled pair is at least this newer (1h)
 	Neighbours       int           // store neighbours looked at per changed memory
 	MaxPairCalls     int           // merge + reconcile LLM calls per epoch
+	MaxQueuedPairs   int           // most pairs carried to later epochs per tenant (0 = no cap)
 	DistillMinNotes  int           // session notes that trigger a distillation (3)
 	DistillMaxNotes  int           // latest notes a distillation reads (10)
 	DistillMaxCalls  int           // distillation calls per epoch, newest groups first
@@ -82,7 +85,7 @@ func DefaultRules() Rules {
 		TriageMinAge: 10 * time.Minute, TriageBatch: 20, TriageMaxCalls: 5,
 		PromoteThreshold: 3, PromoteMinImp: 0.6, WorkingAgeGate: 7 * 24 * time.Hour,
 		GateCooldown1: 48, GateCooldown2: 144, GateBatch: 20, GateMaxCalls: 3,
-		MergeSim: 0.78, ReconcileMinSim: 0.55, ReconcileMinGap: time.Hour, Neighbours: 8, MaxPairCalls: 40,
+		BufferDedupSim: 0.75, CoreOverlapSim: 0.70, MergeSim: 0.78, ReconcileMinSim: 0.55, ReconcileMinGap: time.Hour, Neighbours: 8, MaxPairCalls: 40, MaxQueuedPairs: 5000,
 		DistillMinNotes: 3, DistillMaxNotes: 10, DistillMaxChars: 250, DistillMaxCalls: 5,
 		AuditEvery: 48, AuditMaxMemories: 120, SandboxThreshold: 0.70,
 		SandboxRecentMod: 24 * time.Hour, SandboxNewAge: 48 * time.Hour,
@@ -110,9 +113,12 @@ func (r *Rules) RegisterFlags(prefix string, fs *pflag.FlagSet) {
 	fs.DurationVar(&r.WorkingAgeGate, prefix+"core-promote-age", d.WorkingAgeGate, "age making a reinforced working memory a core candidate")
 	fs.IntVar(&r.GateCooldown1, prefix+"gate-cooldown-1", d.GateCooldown1, "epochs before a memory the gate rejected once is reviewed again")
 	fs.IntVar(&r.GateCooldown2, prefix+"gate-cooldown-2", d.GateCooldown2, "epochs before a memory the gate rejected twice is reviewed a last time")
+	fs.Float64Var(&r.BufferDedupSim, prefix+"buffer-dedup-similarity", d.BufferDedupSim, "cosine above which a buffer memory saying the same thing as another is folded into it as a restatement, without an LLM (0 = off)")
+	fs.Float64Var(&r.CoreOverlapSim, prefix+"core-overlap-similarity", d.CoreOverlapSim, "cosine above which a memory entering core is flagged as overlapping another (merged through the sandbox with an LLM; 0 = off)")
 	fs.Float64Var(&r.MergeSim, prefix+"merge-similarity", d.MergeSim, "cosine above which two memories are merged (with an LLM)")
 	fs.Float64Var(&r.ReconcileMinSim, prefix+"reconcile-min-similarity", d.ReconcileMinSim, "cosine above which a newer memory may update an older one (with an LLM)")
-	fs.IntVar(&r.MaxPairCalls, prefix+"consolidate-max-pair-calls", d.MaxPairCalls, "most merge and reconcile LLM calls per epoch (merges take at most half; what they leave goes to reconcile)")
+	fs.IntVar(&r.MaxPairCalls, prefix+"consolidate-max-pair-calls", d.MaxPairCalls, "most merge, reconcile and review LLM calls per epoch (reviews and reconciles first, merges with what they leave; the rest waits in the tenant's pair queue for the next epoch)")
+	fs.IntVar(&r.MaxQueuedPairs, prefix+"consolidate-max-queued-pairs", d.MaxQueuedPairs, "most pairs a tenant's queue carries to later epochs; pairs beyond it are refused in the audit log, both memories kept (0 = no cap)")
 	fs.IntVar(&r.DistillMaxCalls, prefix+"distill-max-calls", d.DistillMaxCalls, "most distillation LLM calls per epoch, newest groups of session notes first")
 	fs.IntVar(&r.MaxArchivePerEpoch, prefix+"max-archive-per-epoch", d.MaxArchivePerEpoch, "most memories one epoch archives, over every policy (the rest waits for the next epoch)")
 	fs.IntVar(&r.AuditEvery, prefix+"audit-every", d.AuditEvery, "at llm-level auto, run the LLM audit every this many epochs (full: every epoch; 0: never)")
@@ -134,13 +140,14 @@ func (r *Rules) Validate() error {
 	}
 	for name, v := range map[string]int{"buffer-cap": r.BufferCap, "tenant-cap": r.TenantCap, "subject-keep": r.SubjectKeep,
 		"lore-keep": r.LoreKeep, "audit-every": r.AuditEvery, "consolidate-max-pair-calls": r.MaxPairCalls,
-		"distill-max-calls": r.DistillMaxCalls, "max-archive-per-epoch": r.MaxArchivePerEpoch,
+		"consolidate-max-queued-pairs": r.MaxQueuedPairs,
+		"distill-max-calls":            r.DistillMaxCalls, "max-archive-per-epoch": r.MaxArchivePerEpoch,
 		"gate-cooldown-1": r.GateCooldown1, "gate-cooldown-2": r.GateCooldown2, "transcript-keep": r.TranscriptKeep} {
 		if v < 0 {
 			errs = append(errs, fmt.Errorf("%s must not be negative (got %d)", name, v))
 		}
 	}
-	for name, v := range map[string]float64{"merge-similarity": r.MergeSim, "reconcile-min-similarity": r.ReconcileMinSim,
+	for name, v := range map[string]float64{"merge-similarity": r.MergeSim, "buffer-dedup-similarity": r.BufferDedupSim, "core-overlap-similarity": r.CoreOverlapSim, "reconcile-min-similarity": r.ReconcileMinSim,
 		"core-promote-min-importance": r.PromoteMinImp, "stale-importance": r.StaleImportance} {
 		if v < 0 || v > 1 {
 			errs = append(errs, fmt.Errorf("%s must be within 0..1 (got %v)", name, v))

@@ -100,6 +100,10 @@ func (f *faultStore) ScrollMeta(ctx context.Context, tenant string, flt store.Fi
 
 type fixture struct {
 	c       *Consolidator
+	b       *bus.Bus
+	copts   []Option
+	cfg     Config
+	reg     *prometheus.Registry
 	st      *faultStore
 	clock   *clock
 	journal *memJournal
@@ -152,15 +156,25 @@ func newFixture(t *testing.T, level llm.Level, opts ...fixtureOpt) *fixture {
 		}
 		copts = append(copts, WithLLM(client))
 	}
-	f.c, err = New(cfg, f.st, b, memlock.New(), prometheus.NewRegistry(), log, f.clock.now, copts...)
+	f.b, f.copts, f.cfg = b, copts, cfg
+	f.start(t)
+	return f
+}
+
+// start builds and starts a consolidator over the fixture's bus, store and
+// LLM: a restarted one keeps only what the bus and the store keep.
+func (f *fixture) start(t *testing.T) {
+	t.Helper()
+	f.reg = prometheus.NewRegistry()
+	c, err := New(f.cfg, f.st, f.b, memlock.New(), f.reg, slog.New(slog.NewTextHandler(io.Discard, nil)), f.clock.now, f.copts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.c.Start(t.Context()); err != nil {
+	if err := c.Start(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = f.c.Stop(context.Background()) })
-	return f
+	f.c = c
+	t.Cleanup(func() { _ = c.Stop(context.Background()) })
 }
 
 // put stores memories the way the embedder does (vectors included).

@@ -2,6 +2,7 @@ package consolidate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
@@ -21,13 +22,26 @@ const (
 	PhaseDecay     = "decay"
 	PhaseArchive   = "archive"
 	PhaseRetention = "retention"
+	PhaseDedup     = "dedup"
+	PhaseOverlap   = "overlap"
 )
 
-// hygiene demotes session notes and ephemeral memories from core (003
-// §2.6) and drops gate-rejection tags from memories that reached core.
+// hygiene is 003's tag cleanup (step 1) and core hygiene (§2.6): lifecycle
+// tags that no longer mean anything in the memory's layer are removed
+// (_triaged outside the buffer, gate rejections outside working), and
+// session notes and ephemeral memories are demoted from core.
 func (r *run) hygiene() {
 	r.each(func(m *memory.Memory) {
-		if !active(m) || !r.mutable(m) || m.Layer != memory.LayerCore {
+		if !active(m) || !r.mutable(m) {
+			return
+		}
+		if stale := staleTags(m); len(stale) > 0 {
+			r.change(m, PhaseHygiene, "tag", fmt.Sprintf("stale lifecycle tags %v removed in %s", stale, m.Layer), DecidedByRule, "",
+				func(m *memory.Memory) {
+					m.Tags = removeTags(m.Tags, func(t string) bool { return slices.Contains(stale, t) })
+				})
+		}
+		if m.Layer != memory.LayerCore {
 			return
 		}
 		if sessionNote(m) || hasTag(m, TagEphemeral) || hasTag(m, TagAutoDistilled) {
@@ -47,7 +61,7 @@ func (r *run) promoteBuffer() {
 		cutoff = int64(n - r.rules.KindPromoteAge)
 	}
 	r.each(func(m *memory.Memory) {
-		if !active(m) || !r.mutable(m) || m.Layer != memory.LayerBuffer {
+		if !active(m) || !r.mutable(m) || m.Layer != memory.LayerBuffer || stayInBuffer(m) {
 			return
 		}
 		var why string
@@ -63,6 +77,22 @@ func (r *run) promoteBuffer() {
 		r.change(m, PhasePromote, "promote", why, DecidedByRule, "", func(m *memory.Memory) { m.Layer = memory.LayerWorking })
 		r.stats.Promoted++
 	})
+}
+
+// staleTags are m's lifecycle tags its layer makes meaningless: triage
+// reads _triaged only in the buffer, the gate its rejections only in
+// working (a rejected memory later promoted by the audit, or demoted).
+func staleTags(m *memory.Memory) []string {
+	var out []string
+	for _, t := range m.Tags {
+		name, _, _ := strings.Cut(t, "@")
+		switch {
+		case t == TagTriaged && m.Layer != memory.LayerBuffer,
+			strings.HasPrefix(name, TagGateRejected) && m.Layer != memory.LayerWorking:
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 func kindOrLesson(m *memory.Memory) string {

@@ -152,8 +152,9 @@ Decide:
 - "update": the newer one changes or replaces what the older one says (the older is now stale).
 - "absorb": they overlap; one statement can hold both without losing anything.
 - "keep_both": they are different aspects or different facts; both stay.
-For update and absorb, write "merged_content": one statement with the CURRENT truth that keeps every still-valid specific detail (names, numbers, constraints). For an update it states the newer value.
-Answer in JSON only: {"decision":"update"|"absorb"|"keep_both","merged_content":"..."}.`
+For update and absorb, write "merged_content": one statement with the CURRENT truth that keeps every still-valid specific detail (names, numbers, constraints). For an update it states the newer value, never the older one.
+Give a short "reason" for your decision; it is kept in the audit log.
+Answer in JSON only: {"decision":"update"|"absorb"|"keep_both","merged_content":"...","reason":"..."}.`
 
 	distillSystem = `You write a project status snapshot from an AI agent's session notes.
 At most 250 characters, present tense, the current state only: what is done, what is in progress, what is next. No preamble.

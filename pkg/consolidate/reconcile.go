@@ -11,7 +11,6 @@ import (
 	"github.com/recollect-dev/recollect/pkg/llm"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/samefact"
-	"github.com/recollect-dev/recollect/pkg/store"
 )
 
 // validSince is when a memory's statement became true: ValidFrom, else
@@ -31,12 +30,14 @@ func newerFirst(a, b *memory.Memory) int {
 	return cmp.Compare(a.ID, b.ID)
 }
 
-// supersedeByKey is the update rule that needs no LLM: among the active
-// memories of one namespace and subject with the same normalised key, the
-// newest statement is the truth and the older ones are superseded by it
-// (kept, with invalid_at and a link). Episodes are not keyed facts and are
-// left alone. At llm-level full the LLM judges such pairs in reconcile
-// instead; at off and auto the rule decides (a shared key is a clear case).
+// supersedeByKey is the update rule that needs no LLM, at every LLM
+// level: among the active memories of one namespace and subject with the
+// same normalised key, the newest statement is the truth and the older
+// ones are superseded by it (kept, with invalid_at and a link). Episodes
+// are not keyed facts and are left alone. At llm-level full the model
+// then reviews each supersession (a review pair, queued like any other):
+// it may explain it, or refuse it with a reason, which restores the older
+// memory; it never skips it silently.
 func (r *run) supersedeByKey() {
 	groups := map[string][]*memory.Memory{}
 	r.each(func(m *memory.Memory) {
@@ -53,6 +54,7 @@ func (r *run) supersedeByKey() {
 		}
 	}
 	slices.Sort(keys)
+	review := r.c.level() == llm.LevelFull
 	for _, k := range keys {
 		g := groups[k]
 		slices.SortFunc(g, newerFirst)
@@ -60,20 +62,23 @@ func (r *run) supersedeByKey() {
 		if !slices.ContainsFunc(g, func(m *memory.Memory) bool { return m.Epoch < r.seq && r.changed(m) }) {
 			continue // nothing new under this key since the last epoch
 		}
-		if r.c.level() == llm.LevelFull {
-			for _, old := range g[1:] {
-				r.queuePair(head, old, 1)
-			}
-			continue
-		}
 		for _, old := range g[1:] {
 			if !r.mutable(old) {
 				continue
 			}
 			r.supersede(old, head.ID, PhaseSupersede, fmt.Sprintf("a newer memory has the same key %q", head.Key), DecidedByRule, "")
 			r.inherit(head, old)
+			if review {
+				r.found = append(r.found, pair{kind: pairReview, newer: head, older: old, sim: 1, since: r.seq, rule: true})
+			}
 		}
 	}
+}
+
+// restore undoes a supersession the review model refused: the older
+// memory is current again.
+func (r *run) restore(old *memory.Memory, reason, model string) {
+	r.change(old, PhaseReconcile, "restore", reason, DecidedByLLM, model, func(m *memory.Memory) { m.Reopen() })
 }
 
 // inherit makes winner take over loser's reinforcement (003: max
@@ -109,24 +114,59 @@ func layerRank(l memory.Layer) int {
 	}
 }
 
-// pair is two memories the LLM is asked about: merge (near duplicates) or
-// reconcile (related, the first newer by at least ReconcileMinGap).
+// pair is two memories the LLM is asked about: merge (near duplicates),
+// reconcile (related, the first newer by at least ReconcileMinGap) or
+// review (a same-key supersession the rule applied).
 type pair struct {
+	kind         string
 	newer, older *memory.Memory
 	sim          float64
+	since        int64 // the epoch that found it
+	tries        int   // failed calls so far
+	// rule: the two have the same key or subject and attribute; the
+	// model may only confirm the newer (update) or keep both, never write
+	// a merged text that could carry the older value along.
+	rule bool
 }
 
-// queuePair adds a reconcile pair (newer first).
+func (p pair) queued() queued {
+	return queued{Kind: p.kind, Newer: p.newer.ID, Older: p.older.ID, Sim: p.sim, Since: p.since, Tries: p.tries}
+}
+
+// queuePair adds a reconcile pair (newer first) found this epoch.
 func (r *run) queuePair(newer, older *memory.Memory, sim float64) {
-	r.reconcileQueue = append(r.reconcileQueue, pair{newer: newer, older: older, sim: sim})
+	r.found = append(r.found, pair{kind: pairReconcile, newer: newer, older: older, sim: sim, since: r.seq, rule: sameAttribute(newer, older)})
+}
+
+// sameAttribute reports two memories of one subject stating the same
+// attribute: the same normalised key once a leading category ("user/",
+// "preference/", any type name) is set aside, so "editor",
+// "user/editor" and "preference/editor" are one attribute, while
+// "service-a/pool-size" and "service-b/pool-size" are two.
+func sameAttribute(a, b *memory.Memory) bool {
+	if a.Subject != b.Subject {
+		return false
+	}
+	ka, kb := attribute(a.Key), attribute(b.Key)
+	return ka != "" && ka == kb
+}
+
+func attribute(key string) string {
+	k := memory.NormalizeKey(key)
+	if head, rest, ok := strings.Cut(k, "/"); ok && rest != "" && (memory.Type(head).Valid() || head == "user" || head == "profile") {
+		return rest
+	}
+	return k
 }
 
 // findPairs looks up the neighbours of this epoch's changes through the
 // store's search (never all pairs): near duplicates above MergeSim are
 // merge pairs, related memories in (ReconcileMinSim, MergeSim) whose
-// statements are at least ReconcileMinGap apart are reconcile pairs.
-// Pairs stay within a subject; across namespaces only with default (003
-// §7).
+// statements are at least ReconcileMinGap apart are reconcile pairs. A
+// pair with the same key or subject and attribute, or near duplicates
+// whose details conflict, are reconcile pairs whatever their cosine: an
+// update is never merged. Pairs stay within a subject; across namespaces
+// only with default (003 §7).
 func (r *run) findPairs(ctx context.Context) error {
 	seen := map[[2]string]bool{}
 	var changed []*memory.Memory
@@ -139,16 +179,9 @@ func (r *run) findPairs(ctx context.Context) error {
 		if !active(m) {
 			continue
 		}
-		f := store.Filter{}
-		if m.Namespace != memory.DefaultNamespace {
-			f.Namespaces = []string{m.Namespace, memory.DefaultNamespace}
-		}
-		if m.Subject != "" {
-			f.Subjects = []string{m.Subject}
-		}
-		hits, err := r.c.store.Search(ctx, store.Query{Tenant: r.tenant, Vector: m.Vector, K: r.rules.Neighbours + 1, Filter: f})
+		hits, err := r.neighbours(ctx, m)
 		if err != nil {
-			return fmt.Errorf("neighbours of %s: %w", m.ID, err)
+			return err
 		}
 		for _, h := range hits {
 			o := r.mems[h.Memory.ID]
@@ -165,12 +198,14 @@ func (r *run) findPairs(ctx context.Context) error {
 				newer, older = older, newer
 			}
 			switch {
+			case h.Score > r.rules.ReconcileMinSim && sameAttribute(newer, older):
+				r.queuePair(newer, older, h.Score)
 			case h.Score >= r.rules.MergeSim && samefact.Compare(*older, *newer).Verdict == samefact.Conflict:
 				// Near duplicates with a differing number, date, name or
 				// negation are an update, not a duplicate: reconcile.
 				r.queuePair(newer, older, h.Score)
 			case h.Score >= r.rules.MergeSim:
-				r.mergeQueue = append(r.mergeQueue, pair{newer: newer, older: older, sim: h.Score})
+				r.found = append(r.found, pair{kind: pairMerge, newer: newer, older: older, sim: h.Score, since: r.seq})
 			case h.Score > r.rules.ReconcileMinSim && validSince(newer)-validSince(older) >= r.rules.ReconcileMinGap.Nanoseconds():
 				r.queuePair(newer, older, h.Score)
 			}
@@ -179,51 +214,122 @@ func (r *run) findPairs(ctx context.Context) error {
 	return nil
 }
 
-// pairCalls asks the LLM about the queued pairs, merges first (at most
-// half of MaxPairCalls), then reconciles, the most similar pairs first.
-// Pairs beyond the budget are not asked about again unless one of their
-// memories changes; the audit can still merge them.
+// pairCalls asks the LLM about the waiting pairs within MaxPairCalls:
+// first the pairs carried from earlier epochs, oldest first, then this
+// epoch's, the most similar first; reviews and reconciles before merges,
+// so a backlog of near duplicates never holds an update back. What the
+// budget leaves, and pairs whose call failed, are carried to the next
+// epoch in the tenant's persistent queue (see queue.go); nothing is
+// dropped silently.
 func (r *run) pairCalls(ctx context.Context) {
 	if r.c.level() == llm.LevelOff {
 		return
 	}
-	bySim := func(a, b pair) int { return cmp.Compare(b.sim, a.sim) }
-	slices.SortStableFunc(r.mergeQueue, bySim)
-	slices.SortStableFunc(r.reconcileQueue, bySim)
-	// Merges take at most half the budget, so updates are reconciled even
-	// when many near duplicates wait; what merges leave goes to reconcile.
+	waiting := r.waitingPairs()
 	budget := r.rules.MaxPairCalls
-	merges := (budget + 1) / 2
-	for _, p := range r.mergeQueue {
-		if merges == 0 {
-			break
+	var carried, done []pair
+	for _, kinds := range [][]string{{pairReview, pairReconcile}, {pairMerge}} {
+		for _, p := range waiting {
+			if !slices.Contains(kinds, p.kind) {
+				continue
+			}
+			switch {
+			case r.pairMoot(p):
+				continue
+			case budget == 0 || !r.mutable(p.newer) || !r.mutable(p.older):
+				carried = append(carried, p)
+				continue
+			}
+			budget--
+			var ok bool
+			switch p.kind {
+			case pairMerge:
+				ok = r.mergeLLM(ctx, p)
+			default:
+				ok = r.reconcileLLM(ctx, p)
+			}
+			if ok {
+				done = append(done, p)
+				continue
+			}
+			if p.tries++; p.tries >= maxPairTries {
+				r.refuse(phaseOf(p), p.kind, fmt.Sprintf("no usable answer after %d calls; both memories stay as they are", p.tries),
+					DecidedByLLM, "", []string{p.older.ID, p.newer.ID})
+				continue
+			}
+			carried = append(carried, p)
 		}
-		if !r.pairOpen(p) {
-			continue
-		}
-		merges--
-		budget--
-		r.mergeLLM(ctx, p)
 	}
-	for _, p := range r.reconcileQueue {
-		if budget == 0 {
-			break
+	if over := len(carried) - r.rules.MaxQueuedPairs; r.rules.MaxQueuedPairs > 0 && over > 0 {
+		// The newest beyond the cap are refused in the audit log, never
+		// dropped silently; both memories of each stay as they are.
+		for _, p := range carried[len(carried)-over:] {
+			r.refuse(phaseOf(p), p.kind, fmt.Sprintf("the pair queue is full (%d)", r.rules.MaxQueuedPairs), DecidedByRule, "",
+				[]string{p.older.ID, p.newer.ID})
 		}
-		if !r.pairOpen(p) {
-			continue
-		}
-		budget--
-		r.reconcileLLM(ctx, p)
+		carried = carried[:len(carried)-over]
 	}
+	r.queueOut = make([]queued, 0, len(carried)+len(done))
+	for _, p := range carried {
+		r.queueOut = append(r.queueOut, p.queued())
+	}
+	for _, p := range done {
+		q := p.queued()
+		q.Done = r.seq
+		r.queueOut = append(r.queueOut, q)
+	}
+	r.stats.Queued = len(carried)
 }
 
-// pairOpen reports whether both memories are still active and changeable
-// (an earlier pair of this epoch may have superseded one).
-func (r *run) pairOpen(p pair) bool {
-	return active(p.newer) && active(p.older) && r.mutable(p.newer) && r.mutable(p.older)
+func phaseOf(p pair) string {
+	if p.kind == pairMerge {
+		return PhaseMerge
+	}
+	return PhaseReconcile
 }
 
-func (r *run) mergeLLM(ctx context.Context, p pair) {
+// waitingPairs is the carried queue (oldest first) followed by this
+// epoch's pairs (the most similar first), each pair once. A queued pair
+// an epoch asked about is dropped once that epoch committed; one asked
+// about by this very epoch (a resumed try) is asked again.
+func (r *run) waitingPairs() []pair {
+	var out []pair
+	seen := map[string]bool{}
+	for _, q := range r.queueIn {
+		if q.Done > 0 && q.Done < r.seq {
+			continue
+		}
+		newer, older := r.mems[q.Newer], r.mems[q.Older]
+		if newer == nil || older == nil || seen[q.key()] {
+			continue
+		}
+		seen[q.key()] = true
+		out = append(out, pair{kind: q.Kind, newer: newer, older: older, sim: q.Sim, since: q.Since, tries: q.Tries,
+			rule: q.Kind == pairReview || sameAttribute(newer, older)})
+	}
+	found := slices.Clone(r.found)
+	slices.SortStableFunc(found, func(a, b pair) int { return cmp.Compare(b.sim, a.sim) })
+	for _, p := range found {
+		if k := p.queued().key(); !seen[k] {
+			seen[k] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// pairMoot reports a pair there is nothing left to ask about: a memory
+// gone or already replaced, or a review whose supersession changed since.
+func (r *run) pairMoot(p pair) bool {
+	if p.kind == pairReview {
+		return p.older.SupersededBy != p.newer.ID || p.newer.Archived
+	}
+	return !active(p.newer) || !active(p.older)
+}
+
+// mergeLLM asks about a merge pair. It reports whether the pair got an
+// answer (a failed call is retried in a later epoch).
+func (r *run) mergeLLM(ctx context.Context, p pair) bool {
 	var ans struct {
 		Merge  *bool  `json:"merge"`
 		Merged string `json:"merged"`
@@ -232,51 +338,108 @@ func (r *run) mergeLLM(ctx context.Context, p pair) {
 	model, err := r.ask(ctx, "merge", llm.TierMerge, mergeSystem, user, &ans)
 	ids := []string{p.older.ID, p.newer.ID}
 	if err != nil {
-		r.refuse(PhaseMerge, "merge", err.Error(), DecidedByLLM, model, ids)
-		return
+		r.refuse(PhaseMerge, "merge", err.Error()+"; asked again in a later epoch", DecidedByLLM, model, ids)
+		return false
 	}
 	if ans.Merge == nil || !*ans.Merge {
 		r.record(Op{Phase: PhaseMerge, Op: "keep", MemoryIDs: ids, Applied: true, Reason: "the merge model kept them apart", Decider: DecidedByLLM, Model: model})
-		return
+		return true
 	}
 	if err := checkMerged(ans.Merged, p.older, p.newer); err != nil {
 		r.refuse(PhaseMerge, "merge", err.Error(), DecidedByLLM, model, ids)
-		return
+		return true
 	}
 	r.combine(PhaseMerge, ans.Merged, fmt.Sprintf("near duplicates (cosine %.2f)", p.sim), DecidedByLLM, model, p.newer, p.older)
 	r.stats.Merged++
+	return true
 }
 
-func (r *run) reconcileLLM(ctx context.Context, p pair) {
+// reconcileLLM asks about a reconcile or review pair. It reports whether
+// the pair got an answer (a failed call is retried in a later epoch).
+func (r *run) reconcileLLM(ctx context.Context, p pair) bool {
 	var ans struct {
 		Decision string `json:"decision"`
 		Merged   string `json:"merged_content"`
+		Reason   string `json:"reason"`
 	}
 	user := "OLDER: " + p.older.Content + "\nNEWER: " + p.newer.Content
+	if p.rule {
+		user += "\n(Both state the same attribute" + keyNote(p.newer) + ": decide update or keep_both, with a reason.)"
+	}
 	model, err := r.ask(ctx, "reconcile", llm.TierMerge, reconcileSystem, user, &ans)
 	ids := []string{p.older.ID, p.newer.ID}
 	if err != nil {
-		r.refuse(PhaseReconcile, "reconcile", err.Error(), DecidedByLLM, model, ids)
-		return
+		r.refuse(PhaseReconcile, p.kind, err.Error()+"; asked again in a later epoch", DecidedByLLM, model, ids)
+		return false
 	}
-	switch strings.ToLower(strings.TrimSpace(ans.Decision)) {
-	case "update", "absorb":
-	case "keep_both", "keep":
-		r.record(Op{Phase: PhaseReconcile, Op: "keep", MemoryIDs: ids, Applied: true, Reason: "different aspects", Decider: DecidedByLLM, Model: model})
-		return
+	decision := strings.ToLower(strings.TrimSpace(ans.Decision))
+	reason := strings.TrimSpace(ans.Reason)
+	switch decision {
+	case "update", "absorb", "keep_both", "keep":
 	default:
-		r.refuse(PhaseReconcile, "reconcile", fmt.Sprintf("unknown decision %q", ans.Decision), DecidedByLLM, model, ids)
-		return
+		r.refuse(PhaseReconcile, p.kind, fmt.Sprintf("unknown decision %q; asked again in a later epoch", ans.Decision), DecidedByLLM, model, ids)
+		return false
+	}
+	keep := decision == "keep_both" || decision == "keep"
+	if p.kind == pairReview {
+		return r.review(p, keep, reason, model)
+	}
+	if keep {
+		r.record(Op{Phase: PhaseReconcile, Op: "keep", MemoryIDs: ids, Applied: true, Reason: orDefault(reason, "different aspects"), Decider: DecidedByLLM, Model: model})
+		return true
+	}
+	why := fmt.Sprintf("%s (cosine %.2f)", decision, p.sim)
+	if reason != "" {
+		why += ": " + reason
+	}
+	if p.rule {
+		// The same attribute: the newer statement is the truth as it was
+		// said; the model explains, it does not rewrite.
+		r.supersede(p.older, p.newer.ID, PhaseReconcile, why, DecidedByLLM, model)
+		r.inherit(p.newer, p.older)
+		return true
 	}
 	merged := strings.TrimSpace(ans.Merged)
 	if merged == "" {
 		merged = p.newer.Content // 003: fall back to the newer content
 	}
 	if err := validContent(merged); err != nil {
-		r.refuse(PhaseReconcile, ans.Decision, err.Error(), DecidedByLLM, model, ids)
-		return
+		r.refuse(PhaseReconcile, decision, err.Error(), DecidedByLLM, model, ids)
+		return true
 	}
-	r.combine(PhaseReconcile, merged, fmt.Sprintf("%s (cosine %.2f)", ans.Decision, p.sim), DecidedByLLM, model, p.newer, p.older)
+	r.combine(PhaseReconcile, merged, why, DecidedByLLM, model, p.newer, p.older)
+	return true
+}
+
+// review applies the model's answer about a same-key supersession: an
+// update explains it; keep_both with a reason restores the older memory;
+// a refusal without a reason leaves the rule's decision, logged.
+func (r *run) review(p pair, keep bool, reason, model string) bool {
+	ids := []string{p.older.ID, p.newer.ID}
+	switch {
+	case !keep:
+		r.record(Op{Phase: PhaseReconcile, Op: "explain", MemoryIDs: ids, Applied: true,
+			Reason: orDefault(reason, "the model confirmed the newer value"), Decider: DecidedByLLM, Model: model})
+	case reason == "":
+		r.refuse(PhaseReconcile, "restore", "the model kept both without a reason; the same-key update stands", DecidedByLLM, model, ids)
+	default:
+		r.restore(p.older, "the model kept both: "+reason, model)
+	}
+	return true
+}
+
+func keyNote(m *memory.Memory) string {
+	if m.Key == "" {
+		return ""
+	}
+	return " " + m.Key
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
 }
 
 // checkMerged is the sandbox's content rule for any merge: the merged text

@@ -44,7 +44,12 @@ type run struct {
 	ops         []Op
 	stats       Stats
 
-	mergeQueue, reconcileQueue []pair
+	// found are the pairs this epoch found; queueIn the tenant's carried
+	// queue as loaded, queueOut what the epoch leaves in it.
+	found             []pair
+	queueIn, queueOut []queued
+	// near caches each memory's store neighbours for this epoch.
+	near map[string][]store.Hit
 }
 
 // Stats counts what an epoch did.
@@ -67,6 +72,11 @@ type Stats struct {
 	Archived            int `json:"archived"`
 	Deleted             int `json:"deleted"`
 	LLMCalls            int `json:"llm_calls"`
+	Queued              int `json:"queued"` // pairs carried to the next epoch
+	// Deduplicated counts buffer restatements folded without an LLM;
+	// Overlaps the core overlaps flagged.
+	Deduplicated int `json:"deduplicated"`
+	Overlaps     int `json:"overlaps"`
 }
 
 // Op is one operation of an epoch as the audit log records it.

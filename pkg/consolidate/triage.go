@@ -24,6 +24,8 @@ func (r *run) triage(ctx context.Context) {
 		}
 		verdict, why := triageHeuristic(m)
 		switch {
+		case stayInBuffer(m):
+			r.keepTriaged(m, why, DecidedByRule, "")
 		case lvl == llm.LevelFull, lvl == llm.LevelAuto && verdict == triageUnsure:
 			unsure = append(unsure, m)
 		case verdict == triagePromote:
@@ -70,6 +72,13 @@ func (r *run) triageLLM(ctx context.Context, batch []*memory.Memory) {
 	})
 }
 
+// stayInBuffer reports an explicit episode or a session note: 003 keeps
+// episodes in the buffer (distillation reads the notes there), whatever
+// the LLM level; an explicit one is never archived by a policy either.
+func stayInBuffer(m *memory.Memory) bool {
+	return sessionNote(m) || m.Explicit() && (m.Kind == memory.KindEpisodic || m.Type == memory.TypeEpisode)
+}
+
 type triageVerdict int
 
 const (
@@ -91,10 +100,10 @@ var (
 // rest is unsure (kept at off, asked about at auto).
 func triageHeuristic(m *memory.Memory) (triageVerdict, string) {
 	switch {
-	case m.Explicit():
-		return triagePromote, "explicit memory"
 	case m.Kind == memory.KindEpisodic || m.Type == memory.TypeEpisode || sessionNote(m):
 		return triageKeep, "one-off episode"
+	case m.Explicit():
+		return triagePromote, "explicit memory"
 	case strings.HasPrefix(m.Key, "transcript") || hasTag(m, "transcript"):
 		return triageKeep, "transcript"
 	case m.Type == memory.TypePolicy || m.Type == memory.TypePitfall || hasTag(m, TagLesson):

@@ -309,6 +309,7 @@ func (e *Embedder) reinforce(ctx context.Context, m, seen memory.Memory, source,
 	op := memory.StoredReinforced
 	if !m.HasSource(source) {
 		m.RepetitionCount++
+		restate(&m, seen)
 		boostStyle(&m)
 		m.AddSource(source)
 		if ts := seen.CreatedAt; ts.After(m.ModifiedAt) {

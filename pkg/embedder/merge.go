@@ -143,6 +143,7 @@ func (e *Embedder) applyMerge(ctx context.Context, judged, m memory.Memory, merg
 	vec.Apply(&cur)
 	cur.EmbeddingModel = e.model.Model()
 	cur.RepetitionCount++
+	restate(&cur, m)
 	cur.AddSource(source)
 	cur.AddSource(mergeToken(source, m.ID))
 	if ts := m.CreatedAt; ts.After(cur.ModifiedAt) {

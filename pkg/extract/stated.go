@@ -2,6 +2,7 @@ package extract
 
 import (
 	"github.com/recollect-dev/recollect/pkg/extract/filter"
+	"github.com/recollect-dev/recollect/pkg/extract/rules"
 	"github.com/recollect-dev/recollect/pkg/memory"
 )
 
@@ -12,7 +13,11 @@ import (
 // Only content the door would have refused (empty, too long) is left out.
 func (x *Extractor) explicit(e *memory.Event) []memory.FactMessage {
 	in := e.Memory
-	imp := float64(in.Type.Priority()) / 4
+	// A statement made on purpose starts at least where capture's rules
+	// start the same statement (rules.ImportanceOf: preference 0.7), so it
+	// reaches core by the gate an inferred one passes (issue 19), and
+	// never below its type's prompt priority (policy 1.0).
+	imp := max(rules.ImportanceOf(in.Type), float64(in.Type.Priority())/4)
 	if in.Importance != nil {
 		imp = *in.Importance
 	}

@@ -60,8 +60,9 @@ func lifecycleScript(r llmtest.Request) llmtest.Reply {
 func clipID(id string) string { return id[:min(len(id), 12)] }
 
 // lifecycleAcrossProcesses runs epochs in the consolidator process against
-// the scripted LLM: the gate takes a constraint to core, a merge and a
-// reconcile supersede, and a consolidator killed with SIGKILL in the
+// the scripted LLM: the gate takes a constraint to core, buffer dedup and
+// the same-key rule (reviewed by the model) supersede, and a consolidator
+// killed with SIGKILL in the
 // middle of an epoch leaves a store the next epoch completes once.
 func lifecycleAcrossProcesses(t *testing.T, c *cluster) {
 	ingest, q := c.procs["ingest"].url(), c.procs["query"].url()
@@ -115,19 +116,27 @@ func lifecycleAcrossProcesses(t *testing.T, c *cluster) {
 	c.procs["consolidator"].start(t)
 	vim, helix := id("My editor is Vim"), id("I switched to Helix")
 	ci1, ci2 := id("The CI pipeline runs on GitHub Actions with Go 1.26"), id("The CI pipeline runs on GitHub Actions with Go 1.26 and caches modules")
-	consolidateUntil(t, q, tenant, "gate, merge and reconcile applied", func() error {
+	consolidateUntil(t, q, tenant, "gate, dedup and the same-key update applied", func() error {
 		if m := get(push); m.Layer != memory.LayerCore {
 			return fmt.Errorf("policy in %s", m.Layer)
 		}
-		for _, x := range []string{vim, helix, ci1, ci2} {
+		for _, x := range []string{vim, ci1} {
 			if m := get(x); !m.Superseded() {
 				return fmt.Errorf("%q not superseded", m.Content)
 			}
 		}
 		return nil
 	})
-	if a, b := get(ci1), get(ci2); a.SupersededBy != b.SupersededBy {
-		t.Fatalf("merged into different memories: %s %s", a.SupersededBy, b.SupersededBy)
+	// Both CI statements reach the buffer together and the shorter says
+	// nothing the longer does not: buffer dedup folds it as a
+	// restatement, without a merge call.
+	if a, b := get(ci1), get(ci2); a.SupersededBy != ci2 || b.Superseded() || b.RepetitionCount < 2 {
+		t.Fatalf("the shorter CI statement superseded by %q (want %q), the longer superseded %v, restated %d", a.SupersededBy, ci2, b.Superseded(), b.RepetitionCount)
+	}
+	// The same key: the rule supersedes Vim by Helix as it was said; the
+	// model reviews it and may only explain or refuse (issue 19).
+	if m := get(vim); m.SupersededBy != helix {
+		t.Fatalf("Vim superseded by %q, want the Helix statement %q", m.SupersededBy, helix)
 	}
 	if m := get(get(vim).SupersededBy); !strings.Contains(m.Content, "Helix") || m.Superseded() {
 		t.Fatalf("the editor's current version: %q superseded %v", m.Content, m.Superseded())
