@@ -167,7 +167,8 @@ func newRecallCmd() *cobra.Command {
 	}
 	fs := cmd.Flags()
 	f.register(fs)
-	fs.IntVar(&req.K, "k", 0, "memories to return (default: the server's)")
+	fs.IntVar(&req.K, "k", 0, "memories to return (default: the server's, 9); k are returned when k match")
+	fs.IntVar(&req.PerDomain, "per-domain", 0, "each domain's best this many come before any domain's further ones (default: the server's, 3); never shortens the answer")
 	fs.StringVar(&req.Key, "key", "", "the memories learnt under this key; a search (of the query, or the key's words) when none")
 	fs.StringSliceVar(&req.Filters.Domains, "domain", nil, "only this domain (repeatable)")
 	fs.StringSliceVar(&typ, "type", nil, "only this memory type (repeatable)")

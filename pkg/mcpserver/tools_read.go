@@ -20,7 +20,8 @@ import (
 type RecallInput struct {
 	Query           string        `json:"query,omitempty" jsonschema:"what you want to know, in natural language (required unless key is given)"`
 	Key             string        `json:"key,omitempty" jsonschema:"recall what was learnt under this key (e.g. deploy/staging-target); searches when nothing has it"`
-	K               int           `json:"k,omitempty" jsonschema:"how many memories at most (default: the server's, 9)"`
+	K               int           `json:"k,omitempty" jsonschema:"how many memories (default: the server's, 9); k are returned when k match"`
+	PerDomain       int           `json:"per_domain,omitempty" jsonschema:"each domain's best this many are placed before any domain's further ones (default: the server's, 3); spreads the answer over the domains, never shortens it"`
 	Namespace       string        `json:"namespace,omitempty" jsonschema:"project namespace (default: the connection's); default is always included"`
 	Domains         []string      `json:"domains,omitempty" jsonschema:"only these domains: tool-usage, user-preferences, general"`
 	Types           []memory.Type `json:"types,omitempty" jsonschema:"only these memory types"`
@@ -53,7 +54,7 @@ func (t *tools) recall(ctx context.Context, req *mcp.CallToolRequest, in RecallI
 		}
 		asOf = recall.At(at)
 	}
-	resp, err := t.clientFor(req).Recall(ctx, recall.Request{Query: in.Query, Key: in.Key, K: in.K, Namespace: in.Namespace, Expand: in.Expand, Rerank: in.Rerank, AsOf: asOf,
+	resp, err := t.clientFor(req).Recall(ctx, recall.Request{Query: in.Query, Key: in.Key, K: in.K, PerDomain: in.PerDomain, Namespace: in.Namespace, Expand: in.Expand, Rerank: in.Rerank, AsOf: asOf,
 		Filters: recall.Filters{Domains: in.Domains, Types: in.Types, Tags: in.Tags, IncludeArchived: in.IncludeArchived,
 			IncludeSuperseded: in.IncludeSuperseded, IncludeQuarantined: in.IncludeQuarantined, FilePath: in.FilePath}})
 	if err != nil {
