@@ -200,8 +200,17 @@ func TestClientCommandsAPIKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := clienttest.Start(t, func(cfg *app.Config) { cfg.Auth.KeysFile = file })
-	if _, err := run(t, "stats", "--url", a.Web().URL()); err == nil || !strings.Contains(err.Error(), "401") {
+	_, err := run(t, "stats", "--url", a.Web().URL())
+	if err == nil || !strings.Contains(err.Error(), "401") {
 		t.Fatalf("stats without a key: %v", err)
+	}
+	// What Main prints names the CLI's ways to give a key, not the header.
+	if msg := explain(err).Error(); !strings.Contains(msg, "--api-key") || !strings.Contains(msg, "RECOLLECT_API_KEY") || strings.Contains(msg, "Authorization") {
+		t.Fatalf("stats without a key prints %q, want --api-key and RECOLLECT_API_KEY named", msg)
+	}
+	_, err = run(t, "stats", "--url", a.Web().URL(), "--api-key", "wrong-key-0123456789abcdef")
+	if msg := explain(err).Error(); !strings.Contains(msg, "unknown API key") || !strings.Contains(msg, "--api-key") {
+		t.Fatalf("stats with a wrong key prints %q", msg)
 	}
 	t.Setenv("RECOLLECT_API_KEY", key)
 	if out := mustRun(t, "stats", "--url", a.Web().URL()); !regexp.MustCompile(`(?m)^tenant\s+keyed$`).MatchString(out) {

@@ -56,7 +56,6 @@ type Query struct {
 	trees    TreeLoader
 	log      *slog.Logger
 	now      func() time.Time
-	latency  *prometheus.HistogramVec
 	// deleted counts the user's hard deletes, by how they were asked for
 	// (id, namespace_prefix, subject): the only deletes besides the
 	// operator's archived retention.
@@ -87,25 +86,18 @@ func New(r *recall.Recaller, st store.Store, pub Publisher, trees TreeLoader, re
 	q := &Query{recaller: r, store: st, pub: pub, trees: trees, log: log, now: now, tokens: newTokenCache(), waiters: newStoredWaiters(),
 		release: newReleaser(0, nil),
 		screen:  filter.New(filter.WithMaxContentChars(memory.MaxContentChars))}
-	q.latency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "recollect_query_duration_seconds", Help: "Query API latency by route.",
-		Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}}, []string{"route"})
 	q.deleted = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "recollect_query_deleted_total",
 		Help: "Memories hard-deleted at the user's request, by how they were named (id, namespace_prefix, subject)."}, []string{"by"})
 	if reg != nil {
-		reg.MustRegister(q.latency, q.deleted)
+		reg.MustRegister(q.deleted)
 	}
 	return q
 }
 
 // Routes registers the module's routes.
 func (q *Query) Routes(handle func(pattern string, h http.Handler)) {
-	route := func(pattern string, f http.HandlerFunc) {
-		handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			begin := time.Now()
-			f(w, r)
-			q.latency.WithLabelValues(pattern).Observe(time.Since(begin).Seconds())
-		}))
-	}
+	// The listener (web.Server) times every route, by pattern and status.
+	route := func(pattern string, f http.HandlerFunc) { handle(pattern, f) }
 	route("POST /v1/recall", q.recall)
 	route("POST /v1/topics", q.topics)
 	route("POST /v1/consolidate", q.consolidate)
