@@ -60,7 +60,7 @@ func (s *Server) unmatched(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(rec, r)
 	switch rec.code {
 	case http.StatusNotFound:
-		WriteError(w, http.StatusNotFound, "not_found", fmt.Errorf("no route %s %s (the API is described at /openapi.json)", r.Method, r.URL.Path))
+		WriteError(w, http.StatusNotFound, "no_route", fmt.Errorf("no route %s %s (the API is described at /openapi.json)", r.Method, r.URL.Path))
 	case http.StatusMethodNotAllowed:
 		allow := rec.header.Get("Allow")
 		w.Header().Set("Allow", allow)

@@ -68,7 +68,7 @@ func TestEveryRouteTimedAndEveryErrorJSON(t *testing.T) {
 		t.Errorf("GET /v1/topics: %d %+v Allow %q, want a JSON 405 naming POST", resp.StatusCode, e, resp.Header.Get("Allow"))
 	}
 	for _, p := range []string{"/", "/no/such/path"} {
-		if resp, e := do(http.MethodGet, p, false); resp.StatusCode != http.StatusNotFound || e.Code != "not_found" {
+		if resp, e := do(http.MethodGet, p, false); resp.StatusCode != http.StatusNotFound || e.Code != "no_route" {
 			t.Errorf("GET %s: %d %+v, want a JSON 404", p, resp.StatusCode, e)
 		}
 	}
