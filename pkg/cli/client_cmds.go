@@ -51,11 +51,12 @@ func (f *clientFlags) start(cmd *cobra.Command, extra time.Duration) (*client.Cl
 	return c, ctx, cancel, nil
 }
 
-// unsupported names an endpoint the server does not have yet: Go's router
-// answers an unknown route with a plain 404, API errors carry a code.
+// unsupported names an endpoint the server does not have yet: an unknown
+// route answers 404 no_route (a plain 404 from older servers), a handler's
+// 404 carries not_found.
 func unsupported(err error, url, what string) error {
 	var apiErr *client.Error
-	if errors.As(err, &apiErr) && apiErr.Status == http.StatusNotFound && apiErr.Code == "" {
+	if errors.As(err, &apiErr) && apiErr.Status == http.StatusNotFound && (apiErr.Code == "" || apiErr.Code == "no_route") {
 		return fmt.Errorf("server %s does not support %s yet (404)", url, what)
 	}
 	return err

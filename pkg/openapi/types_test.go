@@ -17,6 +17,7 @@ import (
 	"github.com/recollect-dev/recollect/pkg/snapshot"
 	"github.com/recollect-dev/recollect/pkg/temporal"
 	"github.com/recollect-dev/recollect/pkg/topics"
+	"github.com/recollect-dev/recollect/pkg/usage"
 	"github.com/recollect-dev/recollect/pkg/web"
 )
 
@@ -107,6 +108,8 @@ func TestSchemasMatchGoTypes(t *testing.T) {
 		{"LearnRequest", query.LearnRequest{}, false},
 		{"ListResponse", query.ListResponse{}, true},
 		{"Stats", query.Stats{}, true},
+		{"UsageResponse", query.UsageResponse{}, true},
+		{"UsageTotal", usage.Total{}, true},
 		{"AuditResponse", query.AuditResponse{}, true},
 		{"AuditEntry", auditlog.Entry{}, true},
 		{"LearnResponse", query.LearnResponse{}, true},

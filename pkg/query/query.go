@@ -27,6 +27,7 @@ import (
 	"github.com/recollect-dev/recollect/pkg/recall"
 	"github.com/recollect-dev/recollect/pkg/store"
 	"github.com/recollect-dev/recollect/pkg/topics"
+	"github.com/recollect-dev/recollect/pkg/usage"
 	"github.com/recollect-dev/recollect/pkg/web"
 )
 
@@ -73,6 +74,8 @@ type Query struct {
 	vectors *embedder.Vectorizer
 	// audit reads the consolidation audit log (SetAudit).
 	audit auditlog.Reader
+	// usage reads the model usage log (SetUsage).
+	usage usage.Reader
 	// reindexes records and reads reindex requests' state
 	// (SetReindexStatuses).
 	reindexes *embedder.ReindexStatuses
@@ -113,6 +116,9 @@ func (q *Query) Routes(handle func(pattern string, h http.Handler)) {
 	route("POST /v1/import", q.importMemories)
 	if q.audit != nil {
 		route("GET /v1/audit", q.auditLog)
+	}
+	if q.usage != nil {
+		route("GET /v1/usage", q.usageTotals)
 	}
 	if q.reindexes != nil {
 		route("GET /v1/reindex", q.reindexStatus)
