@@ -112,7 +112,7 @@ func TestClientCommands(t *testing.T) {
 
 	t.Run("consolidate", func(t *testing.T) {
 		out := mustRun(t, "consolidate", "--tenant", "acme")
-		if !regexp.MustCompile(`^epoch manual:\S+ requested for tenant acme\n$`).MatchString(out) {
+		if !regexp.MustCompile(`^epoch manual:\S+ requested for tenant acme\n2 buffer memories are younger than 10m0s and wait for a later epoch's triage \(the server's --triage-min-age\)\n$`).MatchString(out) {
 			t.Fatalf("consolidate printed %q", out)
 		}
 	})

@@ -37,10 +37,7 @@ func (c *Client) Topics(ctx context.Context, req query.TopicsRequest) (query.Top
 }
 
 // ConsolidateResponse is the answer of POST /v1/consolidate.
-type ConsolidateResponse struct {
-	Tenant string `json:"tenant"`
-	Epoch  string `json:"epoch"`
-}
+type ConsolidateResponse = query.ConsolidateResponse
 
 // Consolidate asks for a consolidation epoch of the tenant (POST
 // /v1/consolidate). It runs asynchronously; the call is never retried

@@ -144,6 +144,9 @@ type ConsolidateInput struct{}
 type ConsolidateOutput struct {
 	Status string `json:"status" jsonschema:"requested: the epoch runs in the background"`
 	Epoch  string `json:"epoch"`
+	// TooYoung is how many buffer memories this epoch leaves untriaged:
+	// they are younger than the server's triage minimum age.
+	TooYoung int `json:"too_young" jsonschema:"buffer memories younger than the server's triage minimum age (default 10 minutes), left for a later epoch"`
 }
 
 func (t *tools) consolidate(ctx context.Context, req *mcp.CallToolRequest, _ ConsolidateInput) (*mcp.CallToolResult, ConsolidateOutput, error) {
@@ -151,7 +154,12 @@ func (t *tools) consolidate(ctx context.Context, req *mcp.CallToolRequest, _ Con
 	if err != nil {
 		return nil, ConsolidateOutput{}, explain(err)
 	}
-	return text("Consolidation epoch " + resp.Epoch + " requested; it runs in the background."), ConsolidateOutput{Status: "requested", Epoch: resp.Epoch}, nil
+	msg := "Consolidation epoch " + resp.Epoch + " requested; it runs in the background."
+	if resp.TooYoung > 0 {
+		msg += fmt.Sprintf(" %d buffer memories are younger than %s and wait for a later epoch's triage.", resp.TooYoung,
+			time.Duration(resp.TriageMinAgeSeconds*float64(time.Second)))
+	}
+	return text(msg), ConsolidateOutput{Status: "requested", Epoch: resp.Epoch, TooYoung: resp.TooYoung}, nil
 }
 
 // nonNil keeps the structured output valid: a JSON object, never null.

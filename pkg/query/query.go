@@ -76,6 +76,8 @@ type Query struct {
 	audit auditlog.Reader
 	// usage reads the model usage log (SetUsage).
 	usage usage.Reader
+	// triageMinAge is the consolidator's (SetTriageMinAge).
+	triageMinAge time.Duration
 	// reindexes records and reads reindex requests' state
 	// (SetReindexStatuses).
 	reindexes *embedder.ReindexStatuses
@@ -199,8 +201,35 @@ func (q *Query) consolidate(w http.ResponseWriter, r *http.Request) {
 		q.fail(w, r, "request epoch", err)
 		return
 	}
-	web.WriteJSON(w, http.StatusAccepted, map[string]string{"tenant": req.Tenant, "epoch": id})
+	resp := ConsolidateResponse{Tenant: req.Tenant, Epoch: id, TriageMinAgeSeconds: q.triageMinAge.Seconds()}
+	if q.triageMinAge > 0 {
+		// Buffer memories younger than the minimum age are left to a later
+		// epoch's triage: say how many, so a fresh store's epoch that does
+		// nothing visible explains itself.
+		n, err := q.store.Count(r.Context(), req.Tenant, store.Filter{Layers: []memory.Layer{memory.LayerBuffer},
+			CreatedAfter: q.now().Add(-q.triageMinAge)})
+		if err != nil {
+			q.fail(w, r, "count memories too young for triage", err)
+			return
+		}
+		resp.TooYoung = n
+	}
+	web.WriteJSON(w, http.StatusAccepted, resp)
 }
+
+// ConsolidateResponse is the answer of POST /v1/consolidate: the epoch
+// requested, and how many buffer memories it leaves untriaged because they
+// are younger than the triage minimum age (--triage-min-age).
+type ConsolidateResponse struct {
+	Tenant              string  `json:"tenant"`
+	Epoch               string  `json:"epoch"`
+	TriageMinAgeSeconds float64 `json:"triage_min_age_seconds"`
+	TooYoung            int     `json:"too_young"`
+}
+
+// SetTriageMinAge is the consolidator's --triage-min-age, for the
+// consolidate answer's count of memories too young for triage.
+func (q *Query) SetTriageMinAge(d time.Duration) { q.triageMinAge = d }
 
 func (q *Query) get(w http.ResponseWriter, r *http.Request) {
 	tenant, ok := q.tenant(w, r, r.URL.Query().Get("tenant"))
