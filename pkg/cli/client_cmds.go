@@ -325,7 +325,10 @@ func newTopicsCmd() *cobra.Command {
 		}
 		w := cmd.OutOrStdout()
 		if f.asJSON {
-			return writeJSON(w, resp)
+			if err := writeJSON(w, resp); err != nil {
+				return err
+			}
+			return missingTopics(resp.Missing)
 		}
 		if len(resp.Topics) == 0 && len(ids) == 0 {
 			fmt.Fprintln(w, "No topics yet: the tree is built a few seconds after memories are stored.")
@@ -358,12 +361,19 @@ func newTopicsCmd() *cobra.Command {
 		if err := tree(resp.Topics, 0); err != nil {
 			return err
 		}
-		for _, id := range resp.Missing {
-			fmt.Fprintf(w, "%s: not in the tree\n", id)
-		}
-		return nil
+		return missingTopics(resp.Missing)
 	}
 	return cmd
+}
+
+// missingTopics is the error of a drill-down into ids the tree does not
+// have, so that scripts see it in the exit status.
+func missingTopics(ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	return fmt.Errorf("no topic %s in the tree: `recollect topics` lists the current ids (a topic keeps its id while its memories stay substantially the same)",
+		strings.Join(ids, ", "))
 }
 
 // topicMemories is how many memories of a topic `topics <id>` prints.

@@ -132,9 +132,13 @@ func TestClientCommands(t *testing.T) {
 		if !strings.HasPrefix(out, "2 memories in ") || !strings.Contains(out, tr.Topics[0].ID) {
 			t.Fatalf("topics printed:\n%s", out)
 		}
-		out = mustRun(t, "topics", "--tenant", "acme", tr.Topics[0].ID, "nope")
-		if !strings.Contains(out, tr.Topics[0].MemoryIDs[0]) || !strings.Contains(out, "nope: not in the tree") {
-			t.Fatalf("topics drill-down printed:\n%s", out)
+		// An unknown id still shows the known ones, and fails (issue 20).
+		out, err := run(t, "topics", "--tenant", "acme", tr.Topics[0].ID, "nope")
+		if !strings.Contains(out, tr.Topics[0].MemoryIDs[0]) || err == nil || !strings.Contains(err.Error(), "no topic nope in the tree") {
+			t.Fatalf("topics drill-down with an unknown id: %v\n%s", err, out)
+		}
+		if _, err := run(t, "topics", "--tenant", "acme", "--json", "nope"); err == nil {
+			t.Fatal("topics --json of an unknown id succeeded")
 		}
 	})
 
