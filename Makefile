@@ -1,6 +1,6 @@
 # Recollect. Two commands on a fresh machine with Go:
 #   make run   - build and run everything in one process (embedded NATS, local store, built-in model)
-#   make test  - install missing test servers (redis-server, clickhouse-server) when possible, run every test
+#   make test  - install what the tests need (redis-server, clickhouse-server, node, npm) when root, run every test
 #   make image - the container image as a docker-loadable tarball, bin/recollect-image.tar (no Docker needed)
 
 GO        ?= go
