@@ -1,4 +1,4 @@
-package cli
+package bench
 
 import (
 	"bytes"
@@ -52,7 +52,7 @@ func newDrainRun(opt DrainOptions) (*drainRun, error) {
 func (d *drainRun) close() { os.RemoveAll(d.dir) }
 
 // message is backlog message i's content.
-func (d *drainRun) message(i int) string { return longMessageMax(i, d.opt.MaxBytes) }
+func (d *drainRun) message(i int) string { return LongMessageMax(i, d.opt.MaxBytes) }
 
 // eventID is backlog message i's client id.
 func eventID(i int) string { return fmt.Sprintf("drain-%d", i) }
@@ -64,7 +64,7 @@ func (d *drainRun) measureBacklog() error {
 	if err != nil {
 		return err
 	}
-	v, err := embedder.NewVectorizer(m, defaultEmbedderConfig(m))
+	v, err := embedder.NewVectorizer(m, DefaultEmbedderConfig(m))
 	if err != nil {
 		return err
 	}
@@ -190,7 +190,7 @@ func (d *drainRun) drain(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, d.opt.Timeout)
 	defer cancel()
 	if d.opt.CPUProfile != "" {
-		stop, err := startCPUProfile(d.opt.CPUProfile)
+		stop, err := StartCPUProfile(d.opt.CPUProfile)
 		if err != nil {
 			return err
 		}
