@@ -35,7 +35,7 @@ LABEL org.opencontainers.image.title="recollect" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.revision="${REVISION}" \
       org.opencontainers.image.source="https://github.com/recollect-dev/recollect" \
-      org.opencontainers.image.licenses="NOASSERTION"
+      org.opencontainers.image.licenses="Apache-2.0"
 COPY --from=build /out/bin/ /usr/local/bin/
 COPY --from=build --chown=65532:65532 /out/data /data
 ENV RECOLLECT_DATA_DIR=/data \

@@ -1,6 +1,6 @@
 # Recollect. Two commands on a fresh machine with Go:
 #   make run   - build and run everything in one process (embedded NATS, local store, built-in model)
-#   make test  - install missing test servers (redis-server, clickhouse-server) when possible, run every test
+#   make test  - install what the tests need (redis-server, clickhouse-server, node, npm) when root, run every test
 #   make image - the container image as a docker-loadable tarball, bin/recollect-image.tar (no Docker needed)
 
 GO        ?= go
@@ -9,7 +9,10 @@ MODULES   := ingest extractor embedder consolidator topiary query
 GOTEST    ?= $(GO) test
 TESTFLAGS ?= -count=1 -timeout 20m
 DATA_DIR  ?= ./data
+# make run HTTP_ADDR=127.0.0.1:8800 listens elsewhere (RECOLLECT_HTTP_ADDR too).
+HTTP_ADDR ?= $(or $(RECOLLECT_HTTP_ADDR),127.0.0.1:7700)
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS   := -X github.com/recollect-dev/recollect/pkg/cli.Version=$(VERSION)
 IMAGE_TAR ?= $(BIN)/recollect-image.tar
 
 .PHONY: all build run image test test-sdk test-servers nats-server vet fmt-check bench fuzz clean drill soak
@@ -17,12 +20,12 @@ IMAGE_TAR ?= $(BIN)/recollect-image.tar
 all: build
 
 build:
-	$(GO) build -o $(BIN)/recollect ./cmd/recollect
-	@for m in $(MODULES); do $(GO) build -o $(BIN)/$$m ./cmd/$$m || exit 1; done
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/recollect ./cmd/recollect
+	@for m in $(MODULES); do $(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/$$m ./cmd/$$m || exit 1; done
 
 run:
-	$(GO) build -o $(BIN)/recollect ./cmd/recollect
-	$(BIN)/recollect run --data-dir $(DATA_DIR)
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/recollect ./cmd/recollect
+	$(BIN)/recollect run --data-dir $(DATA_DIR) --http-addr $(HTTP_ADDR)
 
 # The image: recollect cross-built static (CGO_ENABLED=0), the six module
 # names symlinked to it, one layer FROM scratch, user 65532, written with

@@ -61,7 +61,13 @@ func TestOverlays(t *testing.T) {
 			}
 			checkNetworkPolicies(t, r)
 			checkScaledObjects(t, r)
-			checkMonitoring(t, r, served)
+			// The overlay applies on a bare cluster; with the monitoring
+			// component it gains the Prometheus Operator objects.
+			if len(r.serviceMonitors) > 0 || len(r.rules) > 0 {
+				t.Errorf("the overlay renders %d ServiceMonitors and %d PrometheusRules: they belong in components/monitoring",
+					len(r.serviceMonitors), len(r.rules))
+			}
+			checkMonitoring(t, render(t, withMonitoring(t, dir)), served)
 		})
 	}
 }

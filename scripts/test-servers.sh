@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Installs the real servers the tests start (redis-server, clickhouse-server
-# from Debian's packages) and what the SDK suites run on (python3-httpx,
-# python3-pytest, nodejs, npm) when they are missing. As root on Debian/Ubuntu it
-# runs apt-get; otherwise it prints the exact command and fails.
+# Installs what the tests run besides Go when it is missing: the real
+# servers they start (redis-server, clickhouse-server), node with npm
+# (test/mcp drives the server with the official TypeScript MCP SDK; the
+# TypeScript SDK's suite) and Python's httpx and pytest (the Python SDK's
+# suite), all from Debian's packages. As root on Debian/Ubuntu it runs
+# apt-get; otherwise it prints the exact command and fails. nats-server is
+# built from go.mod by make nats-server.
 set -euo pipefail
 missing=()
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
@@ -16,12 +19,12 @@ command -v npm >/dev/null 2>&1 || missing+=(npm)
 [ ${#missing[@]} -eq 0 ] && exit 0
 cmd="apt-get install -y ${missing[*]}"
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-  echo "installing test servers: ${missing[*]}"
+  echo "installing what the tests need: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq "${missing[@]}" >/dev/null
   exit 0
 fi
-echo "missing test servers: ${missing[*]}" >&2
-echo "install them with: sudo $cmd" >&2
+echo "missing for the tests: ${missing[*]}" >&2
+echo "install them with: sudo apt-get update && sudo $cmd" >&2
 exit 1

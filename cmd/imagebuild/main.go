@@ -45,7 +45,7 @@ func run(ctx context.Context, args []string) error {
 	tag := fs.String("tag", "", "image tag (default: recollect:<version>; recollect:latest is always added, the tag docker-compose.yml runs)")
 	arch := fs.String("arch", runtime.GOARCH, "target architecture (GOARCH)")
 	source := fs.String("source", "https://github.com/recollect-dev/recollect", "org.opencontainers.image.source")
-	licenses := fs.String("licenses", "NOASSERTION", "org.opencontainers.image.licenses (an SPDX expression; the repository has no LICENSE file yet)")
+	licenses := fs.String("licenses", image.License, "org.opencontainers.image.licenses (an SPDX expression: the repository's LICENSE)")
 	caCerts := fs.String("ca-certs", "/etc/ssl/certs/ca-certificates.crt", "CA bundle to copy into the image (skipped with a warning when absent)")
 	if err := fs.Parse(args); err != nil {
 		return err

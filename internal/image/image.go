@@ -23,6 +23,12 @@ const (
 	CACertPath = "/etc/ssl/certs/ca-certificates.crt"
 )
 
+// License is the SPDX expression of the repository's LICENSE (Apache-2.0,
+// as are the vendored all-MiniLM-L6-v2 weights), the image's
+// org.opencontainers.image.licenses unless a Spec says otherwise. The
+// Dockerfile's label says the same (TestLicenseEverywhere).
+const License = "Apache-2.0"
+
 // Spec says what goes into the image.
 type Spec struct {
 	// Binaries maps a name in BinDir (recollect, ...) to a static linux
@@ -38,7 +44,7 @@ type Spec struct {
 	Version  string // org.opencontainers.image.version
 	Revision string // org.opencontainers.image.revision (git commit)
 	Source   string // org.opencontainers.image.source
-	Licenses string // org.opencontainers.image.licenses
+	Licenses string // org.opencontainers.image.licenses; empty: License
 	// Created stamps the config and every layer entry (the commit's time
 	// keeps the image reproducible).
 	Created time.Time
@@ -47,6 +53,9 @@ type Spec struct {
 // Config is the image's runtime configuration: recollect run as the
 // non-root user, listening on every interface, data in /data.
 func Config(s Spec) v1.Config {
+	if s.Licenses == "" {
+		s.Licenses = License
+	}
 	return v1.Config{
 		Entrypoint:   []string{BinDir + "/recollect"},
 		Cmd:          []string{"run"},

@@ -51,6 +51,8 @@ type App struct {
 	store store.Store
 	locks lock.Locker
 	usage usage.Sink
+	// usageReader reads back what the usage sink writes (GET /v1/usage).
+	usageReader usage.Reader
 	// audit is the consolidation audit log (ClickHouse with
 	// --clickhouse-dsn, else day files in the data dir), metered.
 	audit auditlog.Log

@@ -183,6 +183,8 @@ func (a *App) initUsage(ctx context.Context) (modules.Service, error) {
 		}
 		w, closeW = l, l.Close
 	}
+	// GET /v1/usage reads what this process's usage module writes to.
+	a.usageReader, _ = w.(usage.Reader)
 	opts := append(a.cfg.Usage.Options(), usage.WithLogger(a.log))
 	// The queue is spooled in the data dir, so usage recorded before a
 	// kill -9 is written at the next start.
@@ -265,7 +267,8 @@ func (a *App) initModel(ctx context.Context) (modules.Service, error) {
 		}
 		a.model = wrap(remote)
 		a.queryModel = wrap(remote.For("query"))
-		a.importModel = a.queryModel
+		// An import's embeddings are the embedder's work, counted as such.
+		a.importModel = a.model
 	} else {
 		var opts []minilm.Option
 		if a.cfg.EmbedIntegerProducts {
@@ -277,7 +280,7 @@ func (a *App) initModel(ctx context.Context) (modules.Service, error) {
 		}
 		// Long content is chunked so that the model reads every chunk whole.
 		a.cfg.Embedder.Chunk.Fits = m.Fits
-		a.model = wrap(usageEmbedder{Embedder: m, component: "embedder", sink: a.usage, now: a.now})
+		a.model = wrap(usageEmbedder{Embedder: m, tokens: m, component: "embedder", sink: a.usage, now: a.now})
 		qm := m
 		if a.cfg.QueryIntegerProducts && !a.cfg.EmbedIntegerProducts {
 			if qm, err = minilm.Load(minilm.IntegerProducts()); err != nil {
@@ -286,11 +289,10 @@ func (a *App) initModel(ctx context.Context) (modules.Service, error) {
 		}
 		// Concurrent recalls share model calls while the model is busy;
 		// usage is still recorded per caller (outside the coalescer).
-		a.queryModel = wrap(usageEmbedder{Embedder: coalesce.New(qm, queryCoalesceMax), component: "query", sink: a.usage, now: a.now})
-		a.importModel = a.queryModel
-		if qm != m {
-			a.importModel = wrap(usageEmbedder{Embedder: m, component: "query", sink: a.usage, now: a.now})
-		}
+		a.queryModel = wrap(usageEmbedder{Embedder: coalesce.New(qm, queryCoalesceMax), tokens: qm, component: "query", sink: a.usage, now: a.now})
+		// An import's embeddings are the embedder's work (exact products,
+		// like every stored memory), counted under its component.
+		a.importModel = a.model
 	}
 	a.registerCacheMetrics()
 	if closeFn == nil {
@@ -419,6 +421,10 @@ func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
 	}
 	q.SetImportSpool(spoolDir, 0)
 	q.SetAudit(a.audit)
+	q.SetTriageMinAge(a.cfg.Consolidate.Rules.TriageMinAge)
+	if a.usageReader != nil {
+		q.SetUsage(a.usageReader)
+	}
 	reindexes, err := embedder.OpenReindexStatuses(ctx, a.bus.JetStream(), a.now)
 	if err != nil {
 		return nil, err

@@ -15,6 +15,9 @@ import (
 // embedding cache, so only cache misses count as model calls.
 type usageEmbedder struct {
 	embed.Embedder
+	// tokens counts a text's model tokens (the model under Embedder,
+	// which may be a coalescer that cannot).
+	tokens    tokenCounter
 	component string
 	sink      usage.Sink
 	now       func() time.Time
@@ -26,9 +29,9 @@ func (u usageEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, 
 	begin := time.Now()
 	vecs, err := u.Embedder.Embed(ctx, texts)
 	var tokens int64
-	if tc, ok := u.Embedder.(tokenCounter); ok {
+	if u.tokens != nil {
 		for _, t := range texts {
-			tokens += int64(tc.Tokens(t))
+			tokens += int64(u.tokens.Tokens(t))
 		}
 	}
 	outcome := usage.OutcomeOK

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/recollect-dev/recollect/internal/bench"
 )
 
 func newBenchCmd() *cobra.Command {
@@ -10,7 +12,10 @@ func newBenchCmd() *cobra.Command {
 		Short: "Measure Recollect on this machine",
 		// The long phases draw bars on stderr when it is a terminal.
 		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
-			cmd.SetContext(withProgress(cmd.Context(), cmd.ErrOrStderr()))
+			stderr := cmd.ErrOrStderr()
+			cmd.SetContext(bench.WithBars(cmd.Context(), func(total int, desc, unit string) bench.Bar {
+				return newProgress(stderr, int64(total), desc, unit)
+			}))
 		},
 	}
 	cmd.AddCommand(newBenchIngestCmd())

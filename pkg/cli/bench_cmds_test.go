@@ -173,45 +173,6 @@ func TestBenchLearnCommand(t *testing.T) {
 	}
 }
 
-func TestExactTopKFindsItself(t *testing.T) {
-	c := newCorpus(3)
-	slab, idx := c.tenantSlab(1, 30)
-	if len(idx) != 10 || idx[0] != 1 || idx[9] != 28 {
-		t.Fatalf("tenant 1 rows = %v", idx)
-	}
-	q := make([]float32, corpusDim)
-	c.vector(13, q)
-	got := c.exactTopK(slab, idx, q, 3)
-	if want := c.memory(13).ID; got[0] != want {
-		t.Errorf("top hit %s, want memory 13's id %s", got[0], want)
-	}
-	var norm float64
-	for _, x := range q {
-		norm += float64(x) * float64(x)
-	}
-	if math.Abs(norm-1) > 1e-5 {
-		t.Errorf("|v|² = %v, want 1", norm)
-	}
-}
-
-func TestCorpusIsZipfAndReproducible(t *testing.T) {
-	c := newCorpus(1)
-	if c.text(42) != newCorpus(1).text(42) {
-		t.Fatal("memory text not reproducible")
-	}
-	counts := map[string]int{}
-	for i := range 2000 {
-		for _, w := range bytes.Fields([]byte(c.text(i))) {
-			counts[string(w)]++
-		}
-	}
-	// Zipf: the most common word is far more frequent than a mid-rank one.
-	top, mid := counts[c.words[0]], counts[c.words[200]]
-	if top < 10*max(mid, 1) {
-		t.Errorf("rank 0 seen %d times, rank 200 %d: not Zipf-like", top, mid)
-	}
-}
-
 func TestBenchIngestCommand(t *testing.T) {
 	res := runBench(t, "ingest", "--events", "400", "--batch", "20", "--clients", "2")
 	for _, k := range []string{"events_per_sec", "raw_publish_per_sec", "ratio", "p50_ms", "p99_ms"} {

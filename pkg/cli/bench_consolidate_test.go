@@ -3,6 +3,7 @@ package cli
 import (
 	"testing"
 
+	"github.com/recollect-dev/recollect/internal/bench"
 	"github.com/recollect-dev/recollect/internal/llmtest"
 )
 
@@ -82,7 +83,7 @@ func TestBenchConsolidateCommand(t *testing.T) {
 func TestBenchConsolidateLLM(t *testing.T) {
 	s := llmtest.New(t)
 	s.Handle(func(r llmtest.Request) llmtest.Reply {
-		return llmtest.Text(consolidationAnswer([]string{r.System(), r.User()}))
+		return llmtest.Text(bench.ConsolidationAnswer([]string{r.System(), r.User()}))
 	})
 	res := runBench(t, "consolidate", "--memories", "1500", "--changed", "60", "--epochs", "2", "--llm-url", s.URL(), "--llm-model", "m")
 	if res["llm_level"] != "auto" {

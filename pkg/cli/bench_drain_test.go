@@ -1,6 +1,10 @@
 package cli
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/recollect-dev/recollect/internal/bench"
+)
 
 // TestBenchDrainCountsTheBacklog drains a small backlog of short "long"
 // messages (1-2 KB of code: a few chunks each, since the model reads about
@@ -9,10 +13,10 @@ import "testing"
 func TestBenchDrainCountsTheBacklog(t *testing.T) {
 	const n, maxBytes = 12, 2048
 	res := runBench(t, "drain", "--messages", "12", "--max-bytes", "2048", "--timeout", "3m")
-	cfg := defaultEmbedderConfig(testModel(t))
+	cfg := bench.DefaultEmbedderConfig(testModel(t))
 	chunks, chunked := 0, 0
 	for i := range n {
-		k := modelInputs(t, cfg, longMessageMax(i, maxBytes))
+		k := modelInputs(t, cfg, bench.LongMessageMax(i, maxBytes))
 		chunks += k
 		if k > 1 {
 			chunked++

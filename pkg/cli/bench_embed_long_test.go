@@ -4,6 +4,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/recollect-dev/recollect/internal/bench"
 	"github.com/recollect-dev/recollect/pkg/embed/chunk"
 	"github.com/recollect-dev/recollect/pkg/embed/minilm"
 	"github.com/recollect-dev/recollect/pkg/embedder"
@@ -36,32 +37,6 @@ func modelInputs(t *testing.T, cfg embedder.Config, content string) int {
 	return max(1, len(sp.Split(content)))
 }
 
-func TestLongMessagesAreReproducibleDistinctAndInBounds(t *testing.T) {
-	seen := map[string]int{}
-	for i := range 300 {
-		s := longMessage(i)
-		if s != longMessage(i) {
-			t.Fatalf("message %d differs between calls", i)
-		}
-		// ASCII, so no more characters than memory.MaxContentChars.
-		if len(s) < longMinBytes || len(s) > longMaxBytes {
-			t.Fatalf("message %d has %d bytes, want %d to %d", i, len(s), longMinBytes, longMaxBytes)
-		}
-		for j := range len(s) {
-			if s[j] >= 0x80 {
-				t.Fatalf("message %d byte %d is not ASCII", i, j)
-			}
-		}
-		if j, dup := seen[s]; dup {
-			t.Fatalf("messages %d and %d are the same", j, i)
-		}
-		seen[s] = i
-		if short := longMessageMax(i, 2048); len(short) < longMinBytes || len(short) > 2048 {
-			t.Fatalf("message %d capped at 2048 has %d bytes", i, len(short))
-		}
-	}
-}
-
 func TestBenchEmbedLongPhase(t *testing.T) {
 	res := runBench(t, "embed", "--batch", "4", "--batches", "1", "--queries", "2", "--long-messages", "3")
 	long, ok := res["long"].(map[string]any)
@@ -72,9 +47,9 @@ func TestBenchEmbedLongPhase(t *testing.T) {
 		t.Errorf("messages = %v, want 3", long["messages"])
 	}
 	var chunks float64
-	cfg := defaultEmbedderConfig(testModel(t))
+	cfg := bench.DefaultEmbedderConfig(testModel(t))
 	for i := range 3 {
-		chunks += float64(modelInputs(t, cfg, longMessage(i)))
+		chunks += float64(modelInputs(t, cfg, bench.LongMessage(i)))
 	}
 	if long["chunks"] != chunks {
 		t.Errorf("chunks = %v, want %v as the embedder chunks the messages", long["chunks"], chunks)

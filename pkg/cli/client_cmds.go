@@ -51,11 +51,12 @@ func (f *clientFlags) start(cmd *cobra.Command, extra time.Duration) (*client.Cl
 	return c, ctx, cancel, nil
 }
 
-// unsupported names an endpoint the server does not have yet: Go's router
-// answers an unknown route with a plain 404, API errors carry a code.
+// unsupported names an endpoint the server does not have yet: an unknown
+// route answers 404 no_route (a plain 404 from older servers), a handler's
+// 404 carries not_found.
 func unsupported(err error, url, what string) error {
 	var apiErr *client.Error
-	if errors.As(err, &apiErr) && apiErr.Status == http.StatusNotFound && apiErr.Code == "" {
+	if errors.As(err, &apiErr) && apiErr.Status == http.StatusNotFound && (apiErr.Code == "" || apiErr.Code == "no_route") {
 		return fmt.Errorf("server %s does not support %s yet (404)", url, what)
 	}
 	return err
@@ -167,7 +168,8 @@ func newRecallCmd() *cobra.Command {
 	}
 	fs := cmd.Flags()
 	f.register(fs)
-	fs.IntVar(&req.K, "k", 0, "memories to return (default: the server's)")
+	fs.IntVar(&req.K, "k", 0, "memories to return (default: the server's, 9); k are returned when k match")
+	fs.IntVar(&req.PerDomain, "per-domain", 0, "each domain's best this many come before any domain's further ones (default: the server's, 3); never shortens the answer")
 	fs.StringVar(&req.Key, "key", "", "the memories learnt under this key; a search (of the query, or the key's words) when none")
 	fs.StringSliceVar(&req.Filters.Domains, "domain", nil, "only this domain (repeatable)")
 	fs.StringSliceVar(&typ, "type", nil, "only this memory type (repeatable)")
@@ -325,7 +327,10 @@ func newTopicsCmd() *cobra.Command {
 		}
 		w := cmd.OutOrStdout()
 		if f.asJSON {
-			return writeJSON(w, resp)
+			if err := writeJSON(w, resp); err != nil {
+				return err
+			}
+			return missingTopics(resp.Missing)
 		}
 		if len(resp.Topics) == 0 && len(ids) == 0 {
 			fmt.Fprintln(w, "No topics yet: the tree is built a few seconds after memories are stored.")
@@ -358,12 +363,19 @@ func newTopicsCmd() *cobra.Command {
 		if err := tree(resp.Topics, 0); err != nil {
 			return err
 		}
-		for _, id := range resp.Missing {
-			fmt.Fprintf(w, "%s: not in the tree\n", id)
-		}
-		return nil
+		return missingTopics(resp.Missing)
 	}
 	return cmd
+}
+
+// missingTopics is the error of a drill-down into ids the tree does not
+// have, so that scripts see it in the exit status.
+func missingTopics(ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	return fmt.Errorf("no topic %s in the tree: `recollect topics` lists the current ids (a topic keeps its id while its memories stay substantially the same)",
+		strings.Join(ids, ", "))
 }
 
 // topicMemories is how many memories of a topic `topics <id>` prints.

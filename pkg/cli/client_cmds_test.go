@@ -112,7 +112,7 @@ func TestClientCommands(t *testing.T) {
 
 	t.Run("consolidate", func(t *testing.T) {
 		out := mustRun(t, "consolidate", "--tenant", "acme")
-		if !regexp.MustCompile(`^epoch manual:\S+ requested for tenant acme\n$`).MatchString(out) {
+		if !regexp.MustCompile(`^epoch manual:\S+ requested for tenant acme\n2 buffer memories are younger than 10m0s and wait for a later epoch's triage \(the server's --triage-min-age\)\n$`).MatchString(out) {
 			t.Fatalf("consolidate printed %q", out)
 		}
 	})
@@ -132,9 +132,13 @@ func TestClientCommands(t *testing.T) {
 		if !strings.HasPrefix(out, "2 memories in ") || !strings.Contains(out, tr.Topics[0].ID) {
 			t.Fatalf("topics printed:\n%s", out)
 		}
-		out = mustRun(t, "topics", "--tenant", "acme", tr.Topics[0].ID, "nope")
-		if !strings.Contains(out, tr.Topics[0].MemoryIDs[0]) || !strings.Contains(out, "nope: not in the tree") {
-			t.Fatalf("topics drill-down printed:\n%s", out)
+		// An unknown id still shows the known ones, and fails (issue 20).
+		out, err := run(t, "topics", "--tenant", "acme", tr.Topics[0].ID, "nope")
+		if !strings.Contains(out, tr.Topics[0].MemoryIDs[0]) || err == nil || !strings.Contains(err.Error(), "no topic nope in the tree") {
+			t.Fatalf("topics drill-down with an unknown id: %v\n%s", err, out)
+		}
+		if _, err := run(t, "topics", "--tenant", "acme", "--json", "nope"); err == nil {
+			t.Fatal("topics --json of an unknown id succeeded")
 		}
 	})
 
@@ -202,8 +206,17 @@ func TestClientCommandsAPIKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := clienttest.Start(t, func(cfg *app.Config) { cfg.Auth.KeysFile = file })
-	if _, err := run(t, "stats", "--url", a.Web().URL()); err == nil || !strings.Contains(err.Error(), "401") {
+	_, err := run(t, "stats", "--url", a.Web().URL())
+	if err == nil || !strings.Contains(err.Error(), "401") {
 		t.Fatalf("stats without a key: %v", err)
+	}
+	// What Main prints names the CLI's ways to give a key, not the header.
+	if msg := explain(err).Error(); !strings.Contains(msg, "--api-key") || !strings.Contains(msg, "RECOLLECT_API_KEY") || strings.Contains(msg, "Authorization") {
+		t.Fatalf("stats without a key prints %q, want --api-key and RECOLLECT_API_KEY named", msg)
+	}
+	_, err = run(t, "stats", "--url", a.Web().URL(), "--api-key", "wrong-key-0123456789abcdef")
+	if msg := explain(err).Error(); !strings.Contains(msg, "unknown API key") || !strings.Contains(msg, "--api-key") {
+		t.Fatalf("stats with a wrong key prints %q", msg)
 	}
 	t.Setenv("RECOLLECT_API_KEY", key)
 	if out := mustRun(t, "stats", "--url", a.Web().URL()); !regexp.MustCompile(`(?m)^tenant\s+keyed$`).MatchString(out) {

@@ -59,15 +59,15 @@ func newExportCmd() *cobra.Command {
 		if out != "" || !isTerminal(cmd.OutOrStdout()) {
 			bar = newProgress(cmd.ErrOrStderr(), -1, "exporting", "memories")
 		}
-		defer bar.Finish()
-		return writeOutput(cmd.OutOrStdout(), out, func(w io.Writer) error {
+		exported := 0
+		err = writeOutput(cmd.OutOrStdout(), out, func(w io.Writer) error {
 			if !markdown {
 				enc := json.NewEncoder(w)
-				_, err := c.Export(ctx, opts, func(m memory.Memory) error { bar.Add(1); return enc.Encode(m) })
+				_, err := c.Export(ctx, opts, func(m memory.Memory) error { bar.Add(1); exported++; return enc.Encode(m) })
 				return err
 			}
 			var mems []memory.Memory
-			if _, err := c.Export(ctx, opts, func(m memory.Memory) error { bar.Add(1); mems = append(mems, m); return nil }); err != nil {
+			if _, err := c.Export(ctx, opts, func(m memory.Memory) error { bar.Add(1); exported++; mems = append(mems, m); return nil }); err != nil {
 				return err
 			}
 			tenant := f.tenant
@@ -77,6 +77,12 @@ func newExportCmd() *cobra.Command {
 			_, err := io.WriteString(w, snapshot.Markdown(mems, snapshot.MarkdownOptions{Tenant: tenant, Generated: time.Now(), Highlights: highlights}))
 			return err
 		})
+		if err != nil {
+			bar.End() // left where it stopped
+			return err
+		}
+		bar.Done(exported)
+		return nil
 	}
 	return cmd
 }

@@ -80,6 +80,21 @@ func TestExportImportCommands(t *testing.T) {
 		}
 	})
 
+	// --namespace puts every record of an export under that namespace
+	// (issue 20: it was silently ignored for the default format).
+	t.Run("import into a namespace", func(t *testing.T) {
+		if out := mustRun(t, "import", "--url", url, "--tenant", "nsd", "--namespace", "proj-x", ndjson); !strings.Contains(out, "imported 3 memories") {
+			t.Fatalf("import --namespace printed %q", out)
+		}
+		got := mustRun(t, "export", "--url", url, "--tenant", "nsd")
+		if strings.Count(got, `"namespace":"proj-x"`) != 3 {
+			t.Fatalf("after import --namespace proj-x, export:\n%s", got)
+		}
+		if _, err := run(t, "import", "--url", url, "--tenant", "nsd", "--namespace", "bad ns!", ndjson); err == nil || !strings.Contains(err.Error(), "--namespace") {
+			t.Fatalf("a bad --namespace: %v", err)
+		}
+	})
+
 	t.Run("a bad file is refused before anything is sent", func(t *testing.T) {
 		bad := write("bad.ndjson", lines[0]+"\n{\"id\": \"x\", \"namespace\": \"default\"}\n"+lines[1]+"\n")
 		out, err := run(t, "import", "--url", url, "--tenant", "fresh", bad)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/recollect-dev/recollect/pkg/client"
 	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/query"
 	"github.com/recollect-dev/recollect/pkg/snapshot"
 )
 
@@ -38,6 +39,7 @@ func newImportCmd() *cobra.Command {
 	fs := cmd.Flags()
 	f.register(fs)
 	fs.StringVar(&format, "format", "recollect", "recollect (NDJSON of GET /v1/export) or bernard (Bernard's memories.json)")
+	fs.Lookup("namespace").Usage = "store every record under this namespace (default: each record's own; bernard: default)"
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if format != "recollect" && format != "bernard" {
 			return fmt.Errorf("--format must be recollect or bernard (got %q)", format)
@@ -53,21 +55,21 @@ func newImportCmd() *cobra.Command {
 			return err
 		}
 		defer body.Close()
-		if n, bad, err := snapshot.Check(body, maxReportedErrors, time.Now()); err != nil || len(bad) > 0 {
+		n, bad, err := snapshot.Check(body, maxReportedErrors, time.Now())
+		if err != nil || len(bad) > 0 {
 			return badFile(cmd.ErrOrStderr(), args[0], bad, err)
 		} else if n == 0 {
 			return fmt.Errorf("%s holds no memories", args[0])
 		}
-		size, err := body.Seek(0, io.SeekEnd)
-		if err != nil {
-			return fmt.Errorf("reread %s: %w", args[0], err)
-		}
 		if _, err := body.Seek(0, io.SeekStart); err != nil {
 			return fmt.Errorf("reread %s: %w", args[0], err)
 		}
-		bar := newProgress(cmd.ErrOrStderr(), size, "importing", "bytes")
-		resp, err := c.Import(ctx, "", bar.Reader(body))
-		bar.Finish()
+		// The bar counts memories the server has stored (embedding is most
+		// of an import), part by part.
+		bar := newProgress(cmd.ErrOrStderr(), int64(n), "importing", "memories")
+		resp, err := c.ImportWith(ctx, "", body, client.ImportOptions{PartLines: importPartLines(n),
+			Progress: func(soFar query.ImportResponse) { bar.Set(soFar.Imported + soFar.Skipped) }})
+		bar.End()
 		if err != nil {
 			if len(resp.Errors) > 0 {
 				_ = badFile(cmd.ErrOrStderr(), args[0], resp.Errors, nil)
@@ -82,6 +84,10 @@ func newImportCmd() *cobra.Command {
 	}
 	return cmd
 }
+
+// importPartLines sizes an import's parts so that the bar moves about 20
+// times, in parts of at least 100 memories.
+func importPartLines(n int) int { return max(100, (n+19)/20) }
 
 // seekCloser is the file, or a temporary file of the converted Bernard
 // file.
@@ -104,7 +110,11 @@ func importBody(path, format, namespace string) (seekCloser, error) {
 		return nil, err
 	}
 	if format == "recollect" {
-		return file, nil
+		if namespace == "" {
+			return file, nil
+		}
+		defer file.Close()
+		return withNamespace(path, file, namespace)
 	}
 	defer file.Close()
 	tmp, err := os.CreateTemp("", "recollect-bernard-*.ndjson")
@@ -138,4 +148,52 @@ func badFile(w io.Writer, path string, bad []snapshot.LineError, err error) erro
 		return fmt.Errorf("%s: %w; nothing imported", path, err)
 	}
 	return fmt.Errorf("%s has bad lines (%d shown); nothing imported", path, len(bad))
+}
+
+// withNamespace copies an NDJSON export into a temporary file with every
+// record's namespace set to namespace (--namespace): only that field
+// changes, every other is copied as it is. A line that is not a JSON
+// object is copied unchanged for snapshot.Check to report.
+func withNamespace(path string, r io.Reader, namespace string) (seekCloser, error) {
+	if !memory.ValidNamespace(namespace) {
+		return nil, fmt.Errorf("--namespace %q: must be 1-64 characters of [A-Za-z0-9_./:-]", namespace)
+	}
+	tmp, err := os.CreateTemp("", "recollect-import-*.ndjson")
+	if err != nil {
+		return nil, fmt.Errorf("set the namespace of %s: %w", path, err)
+	}
+	out := tempFile{tmp}
+	ns, _ := json.Marshal(namespace)
+	br := bufio.NewReaderSize(r, 64<<10)
+	bw := bufio.NewWriterSize(tmp, 64<<10)
+	for err == nil {
+		var line []byte
+		line, err = br.ReadBytes('\n')
+		if len(line) == 0 {
+			continue
+		}
+		var rec map[string]json.RawMessage
+		if json.Unmarshal(line, &rec) == nil && rec != nil {
+			rec["namespace"] = ns
+			var b []byte
+			if b, err = json.Marshal(rec); err != nil {
+				break
+			}
+			line = append(b, '\n')
+		}
+		if _, werr := bw.Write(line); werr != nil {
+			err = werr
+		}
+	}
+	if errors.Is(err, io.EOF) {
+		err = bw.Flush()
+	}
+	if err == nil {
+		_, err = tmp.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		out.Close()
+		return nil, fmt.Errorf("set the namespace of %s: %w", path, err)
+	}
+	return out, nil
 }

@@ -7,7 +7,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/recollect-dev/recollect/pkg/client"
@@ -48,7 +47,8 @@ Logs go to stderr. The query service serves the same tools over HTTP at /mcp.`,
 		c := client.New(f.url, client.WithAPIKey(f.apiKey), client.WithTenant(f.tenant), client.WithNamespace(f.namespace),
 			client.WithUserAgent("recollect-mcp/"+Version), client.WithHTTPClient(&http.Client{Timeout: f.timeout}))
 		s := mcpserver.New(c, mcpserver.WithVersion(Version), mcpserver.WithLogger(telemetry.NewLogger(cmd.ErrOrStderr(), logLevel)))
-		return s.Run(ctx, &mcp.IOTransport{Reader: readCloser(cmd.InOrStdin()), Writer: writeCloser(cmd.OutOrStdout())})
+		// Answers still in flight when stdin closes are written before exit.
+		return s.Run(ctx, mcpserver.Stdio(readCloser(cmd.InOrStdin()), writeCloser(cmd.OutOrStdout())))
 	}
 	return cmd
 }

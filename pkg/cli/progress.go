@@ -73,6 +73,21 @@ func (p *progress) End() {
 	_ = p.bar.Exit()
 }
 
+// Done ends a bar of unknown total (a spinner) with the total it counted:
+// drawn complete as n of n, its line ended.
+func (p *progress) Done(n int) {
+	if p.bar == nil {
+		return
+	}
+	if n == 0 {
+		p.bar.Describe(p.bar.State().Description + " (none)")
+		_ = p.bar.Exit()
+		return
+	}
+	p.bar.ChangeMax(n)
+	_ = p.bar.Finish()
+}
+
 // Reader counts the bytes read from r.
 func (p *progress) Reader(r io.Reader) io.Reader {
 	if p.bar == nil {

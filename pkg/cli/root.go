@@ -28,7 +28,7 @@ func Main(args []string) int {
 	root := NewRoot()
 	root.SetArgs(args)
 	if err := root.Execute(); err != nil {
-		fmt.Fprintln(os.Stderr, "recollect:", err)
+		fmt.Fprintln(os.Stderr, "recollect:", explain(err))
 		return 1
 	}
 	return 0

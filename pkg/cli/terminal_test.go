@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -94,8 +96,10 @@ func TestProgressQuietInPipesShownOnTerminal(t *testing.T) {
 	if !strings.Contains(stdout.String(), "imported 3 memories") || strings.Contains(stdout.String(), "importing") {
 		t.Fatalf("import stdout %q", stdout.String())
 	}
-	if e := stderr.String(); !strings.Contains(e, "importing") || !strings.Contains(e, "100%") {
-		t.Fatalf("import on a terminal drew no finished bar on stderr: %q", e)
+	// The bar counts memories stored, not bytes sent (issue 20).
+	if e := stderr.String(); !strings.Contains(e, "importing") || !strings.Contains(e, "100%") || !strings.Contains(e, "(3/3, ") ||
+		!strings.Contains(e, "memories") || strings.Contains(e, " B/") {
+		t.Fatalf("import on a terminal drew no finished bar of memories on stderr: %q", e)
 	}
 
 	copyFile := filepath.Join(dir, "copy.ndjson")
@@ -108,7 +112,8 @@ func TestProgressQuietInPipesShownOnTerminal(t *testing.T) {
 	if err := root.ExecuteContext(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if e := stderr2.String(); !strings.Contains(e, "exporting") || !strings.Contains(e, "exporting (3/-") {
+	// The spinner ends as a complete bar with the total, its line ended.
+	if e := stderr2.String(); !strings.Contains(e, "exporting") || !strings.Contains(e, "(3/3, ") || !strings.HasSuffix(e, "\n") {
 		t.Fatalf("export on a terminal: stderr %q", e)
 	}
 	data, err := os.ReadFile(copyFile)
@@ -152,6 +157,9 @@ func TestRunBannerAndLogFormat(t *testing.T) {
 				}
 				return nil
 			})
+			if tt.terminal {
+				tryBanner(t, stderr.String())
+			}
 			cancel()
 			if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
 				t.Fatalf("run: %v", err)
@@ -178,5 +186,38 @@ func TestRunBannerAndLogFormat(t *testing.T) {
 	if _, _, err := runSplit("run", "--log-format", "yaml", "--data-dir", t.TempDir()); err == nil ||
 		!strings.Contains(err.Error(), `log-format must be auto, text or json (got "yaml")`) {
 		t.Fatalf("bad --log-format: %v", fmt.Sprint(err))
+	}
+}
+
+// tryBanner sends the banner's suggested requests in order, as a person
+// pasting them would: the recall must answer a memory on the fresh store
+// (issue 20: it answered []).
+func tryBanner(t *testing.T, banner string) {
+	t.Helper()
+	reqs := regexp.MustCompile(`curl -s (\S+) -d '([^']*)'`).FindAllStringSubmatch(banner, -1)
+	if len(reqs) != 2 || !strings.HasSuffix(reqs[0][1], "/v1/memories") || !strings.HasSuffix(reqs[1][1], "/v1/recall") {
+		t.Fatalf("banner suggests %v, want a learn then a recall:\n%s", reqs, banner)
+	}
+	var recalled struct {
+		Memories []struct{ Memory struct{ Content string } }
+	}
+	for i, r := range reqs {
+		resp, err := http.Post(r[1], "application/json", strings.NewReader(r[2]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode >= 300 {
+			t.Fatalf("banner request %s answered %d: %s", r[1], resp.StatusCode, body)
+		}
+		if i == 1 {
+			if err := json.Unmarshal(body, &recalled); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if len(recalled.Memories) == 0 || !strings.Contains(recalled.Memories[0].Memory.Content, "tabs") {
+		t.Fatalf("the banner's recall on a fresh store answered %+v", recalled)
 	}
 }

@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"text/tabwriter"
 	"time"
@@ -17,26 +20,37 @@ import (
 
 func newUsageCmd() *cobra.Command {
 	var (
+		f       clientFlags
 		dataDir string
 		ch      clickhouse.Config
-		tenant  string
 		since   time.Duration
-		asJSON  bool
 		prices  string
 	)
 	cmd := &cobra.Command{
 		Use:   "usage",
-		Short: "Print model usage totals per component and model (ClickHouse with --clickhouse-dsn, else the local log); with --usage-prices, their cost",
-		Args:  cobra.NoArgs,
+		Short: "Print model usage totals per component and model; with --usage-prices, their cost",
+		Long: `Print model usage totals (calls, tokens, time) per component and model.
+
+Where they are read from, first match wins:
+  --url given         the server's GET /v1/usage (what its usage module wrote)
+  --clickhouse-dsn    ClickHouse, directly
+  --data-dir          the local log <data-dir>/usage.jsonl (an error when there is none)
+  otherwise           the server at --url (default http://127.0.0.1:7700)
+--tenant narrows to one tenant (a tenant API key only ever reads its own).`,
+		Example: `  recollect usage --since 24h
+  recollect usage --data-dir /var/lib/recollect --json`,
+		Args: cobra.NoArgs,
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&dataDir, "data-dir", "./data", "data directory holding the local usage log")
+	f.register(fs)
+	_ = fs.MarkHidden("namespace") // usage is per tenant
+	fs.Lookup("tenant").Usage = "only this tenant (default: every tenant, or the API key's own)"
+	fs.StringVar(&dataDir, "data-dir", "", "read the local usage log of this data directory (the server's --data-dir) instead of the server")
 	ch.RegisterFlags("", fs)
-	fs.StringVar(&tenant, "tenant", "", "only this tenant")
 	fs.DurationVar(&since, "since", 0, "only the last duration (e.g. 24h); 0 = everything")
-	fs.BoolVar(&asJSON, "json", false, "print JSON")
 	usage.RegisterPricesFlag(&prices, "", fs)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		urlGiven := fs.Changed("url")
 		if err := applyEnv(fs); err != nil {
 			return err
 		}
@@ -44,41 +58,63 @@ func newUsageCmd() *cobra.Command {
 		if err != nil {
 			return err
 		}
-		q := usage.Query{Tenant: tenant}
+		q := usage.Query{Tenant: f.tenant}
 		if since > 0 {
 			q.Since = time.Now().Add(-since)
 		}
 		var totals []usage.Total
-		if ch.DSN != "" {
-			if err := ch.Validate(); err != nil {
-				return err
+		switch {
+		case !urlGiven && ch.DSN != "":
+			totals, err = clickhouseTotals(cmd.Context(), ch, q)
+		case !urlGiven && fs.Changed("data-dir"):
+			totals, err = localTotals(cmd.Context(), dataDir, q)
+		default:
+			c, ctx, cancel, serr := f.start(cmd, 0)
+			if serr != nil {
+				return serr
 			}
-			s, err := clickhouse.Open(cmd.Context(), ch)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			if totals, err = s.Totals(cmd.Context(), q); err != nil {
-				return err
-			}
-		} else {
-			l, err := jsonl.Open(dataDir)
-			if err != nil {
-				return err
-			}
-			defer l.Close()
-			if totals, err = l.Totals(cmd.Context(), q); err != nil {
-				return err
-			}
+			defer cancel()
+			totals, err = c.Usage(ctx, f.tenant, since)
+			err = unsupported(err, f.url, "usage (GET /v1/usage): read its log with --data-dir or --clickhouse-dsn")
+		}
+		if err != nil {
+			return err
 		}
 		if len(table) == 0 {
 			table = nil // no prices configured: no cost column
 		} else {
 			table = table.WithFree(minilm.ModelName)
 		}
-		return printUsage(cmd.OutOrStdout(), totals, table, asJSON)
+		return printUsage(cmd.OutOrStdout(), totals, table, f.asJSON)
 	}
 	return cmd
+}
+
+func clickhouseTotals(ctx context.Context, ch clickhouse.Config, q usage.Query) ([]usage.Total, error) {
+	if err := ch.Validate(); err != nil {
+		return nil, err
+	}
+	s, err := clickhouse.Open(ctx, ch)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	return s.Totals(ctx, q)
+}
+
+// localTotals reads <dir>/usage.jsonl; a directory without one is an error
+// (a wrong --data-dir), not an empty table.
+func localTotals(ctx context.Context, dir string, q usage.Query) ([]usage.Total, error) {
+	path := filepath.Join(dir, jsonl.FileName)
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("no usage log at %s (%w): give the server's --data-dir, or read from the server with --url", path, err)
+	}
+	l, err := jsonl.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Close()
+	return l.Totals(ctx, q)
 }
 
 // usageRow is a total with its cost when the model is priced.

@@ -3,11 +3,14 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/recollect-dev/recollect/pkg/app"
+	"github.com/recollect-dev/recollect/pkg/client/clienttest"
 	"github.com/recollect-dev/recollect/pkg/embed/minilm"
 	"github.com/recollect-dev/recollect/pkg/usage"
 	"github.com/recollect-dev/recollect/pkg/usage/jsonl"
@@ -107,5 +110,32 @@ func TestUsageCostColumn(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "usage-prices") || !strings.Contains(err.Error(), `"gpt-4o=2.50"`) {
 			t.Fatalf("usage with a bad price = %v\n%s", err, out)
 		}
+	})
+}
+
+// TestUsageSources: --data-dir without a log is an error naming the path
+// (it printed an empty table); --url reads the server's GET /v1/usage, and
+// so does a bare `recollect usage` (issue 20).
+func TestUsageSources(t *testing.T) {
+	t.Setenv("RECOLLECT_CLICKHOUSE_DSN", "")
+	t.Setenv("RECOLLECT_USAGE_PRICES", "")
+	empty := t.TempDir()
+	_, err := run(t, "usage", "--data-dir", empty)
+	if err == nil || !strings.Contains(err.Error(), "no usage log at "+empty) || !strings.Contains(err.Error(), "--url") {
+		t.Fatalf("usage of a data dir without a log: %v", err)
+	}
+
+	a := clienttest.Start(t, func(cfg *app.Config) { cfg.Usage.FlushInterval = 50 * time.Millisecond })
+	mustRun(t, "recall", "--url", a.Web().URL(), "--tenant", "acme", "how do we indent code?")
+	t.Setenv("RECOLLECT_DATA_DIR", empty) // --url wins over the environment's data dir
+	clienttest.Eventually(t, time.Minute, "the recall's usage from the server", func() error {
+		out, err := run(t, "usage", "--url", a.Web().URL(), "--tenant", "acme")
+		if err != nil {
+			return err
+		}
+		if !regexp.MustCompile(`(?m)^query\s+all-MiniLM-L6-v2\s+\d+\s+0\s+[1-9]\d*\s`).MatchString(out) {
+			return fmt.Errorf("no query row with input tokens:\n%s", out)
+		}
+		return nil
 	})
 }

@@ -78,6 +78,22 @@ func (c *Client) Export(ctx context.Context, opts ExportOptions, fn func(memory.
 // Check the stream first (snapshot.Check) to make the whole import all or
 // nothing.
 func (c *Client) Import(ctx context.Context, tenant string, r io.Reader) (query.ImportResponse, error) {
+	return c.ImportWith(ctx, tenant, r, ImportOptions{})
+}
+
+// ImportOptions tune ImportWith.
+type ImportOptions struct {
+	// PartLines bounds the lines of one part too (0: parts are bounded by
+	// ImportChunkBytes only): smaller parts report progress more often.
+	PartLines int
+	// Progress, when set, is called after each part the server stored,
+	// with the totals so far.
+	Progress func(soFar query.ImportResponse)
+}
+
+// ImportWith is Import with options: parts of at most opts.PartLines lines,
+// and opts.Progress told after each part.
+func (c *Client) ImportWith(ctx context.Context, tenant string, r io.Reader, opts ImportOptions) (query.ImportResponse, error) {
 	total := query.ImportResponse{Errors: []snapshot.LineError{}}
 	br := bufio.NewReaderSize(r, 64<<10)
 	var part bytes.Buffer
@@ -92,6 +108,9 @@ func (c *Client) Import(ctx context.Context, tenant string, r io.Reader) (query.
 		total.Errors = append(total.Errors, resp.Errors...)
 		part.Reset()
 		first = line + 1
+		if err == nil && opts.Progress != nil {
+			opts.Progress(total)
+		}
 		return err
 	}
 	for {
@@ -101,7 +120,7 @@ func (c *Client) Import(ctx context.Context, tenant string, r io.Reader) (query.
 			if len(bytes.TrimRight(raw, "\r\n")) > snapshot.MaxLineBytes {
 				return total, fmt.Errorf("import memories: %w", &snapshot.TooLongError{Line: line, Limit: snapshot.MaxLineBytes})
 			}
-			if part.Len()+len(raw) > ImportChunkBytes {
+			if part.Len()+len(raw) > ImportChunkBytes || opts.PartLines > 0 && line-first >= opts.PartLines {
 				line-- // the line read belongs to the next part
 				if ferr := flush(); ferr != nil {
 					return total, ferr

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/recollect-dev/recollect/pkg/query"
 	"github.com/recollect-dev/recollect/pkg/recall"
+	"github.com/recollect-dev/recollect/pkg/usage"
 )
 
 // Recall ranks the tenant's memories for a query (POST /v1/recall): the
@@ -35,10 +37,7 @@ func (c *Client) Topics(ctx context.Context, req query.TopicsRequest) (query.Top
 }
 
 // ConsolidateResponse is the answer of POST /v1/consolidate.
-type ConsolidateResponse struct {
-	Tenant string `json:"tenant"`
-	Epoch  string `json:"epoch"`
-}
+type ConsolidateResponse = query.ConsolidateResponse
 
 // Consolidate asks for a consolidation epoch of the tenant (POST
 // /v1/consolidate). It runs asynchronously; the call is never retried
@@ -68,4 +67,19 @@ func tenantQuery(tenant string) url.Values {
 		q.Set("tenant", tenant)
 	}
 	return q
+}
+
+// Usage reads the model usage totals per component and model
+// (GET /v1/usage): tenant "" is every tenant for an admin key or a server
+// without keys, a tenant key's own otherwise; since 0 is everything.
+func (c *Client) Usage(ctx context.Context, tenant string, since time.Duration) ([]usage.Total, error) {
+	q := tenantQuery(tenant)
+	if since > 0 {
+		q.Set("since", since.String())
+	}
+	var resp query.UsageResponse
+	if err := c.do(ctx, call{method: http.MethodGet, path: "/v1/usage", query: q, out: &resp, idempotent: true}); err != nil {
+		return nil, fmt.Errorf("usage: %w", err)
+	}
+	return resp.Totals, nil
 }

@@ -107,7 +107,7 @@ func (r *Rules) RegisterFlags(prefix string, fs *pflag.FlagSet) {
 	fs.Float64Var(&r.BufferThreshold, prefix+"buffer-promote-threshold", d.BufferThreshold, "reinforcement score (access + 2.5 × repetition) promoting buffer to working")
 	fs.IntVar(&r.KindPromoteAge, prefix+"buffer-kind-promote-epochs", d.KindPromoteAge, "epochs after which procedural and lesson memories leave the buffer")
 	fs.IntVar(&r.BufferCap, prefix+"buffer-cap", d.BufferCap, "most inferred buffer memories per tenant; the lowest-weight beyond it are archived (explicit memories are never capped; 0 = no cap)")
-	fs.DurationVar(&r.TriageMinAge, prefix+"triage-min-age", d.TriageMinAge, "buffer memories younger than this wait for the next epoch's triage")
+	fs.DurationVar(&r.TriageMinAge, prefix+"triage-min-age", d.TriageMinAge, "buffer memories younger than this are not triaged: an epoch leaves them for a later one (consolidate says how many)")
 	fs.Float64Var(&r.PromoteThreshold, prefix+"core-promote-threshold", d.PromoteThreshold, "reinforcement score making a working memory a core candidate")
 	fs.Float64Var(&r.PromoteMinImp, prefix+"core-promote-min-importance", d.PromoteMinImp, "least importance of a core candidate")
 	fs.DurationVar(&r.WorkingAgeGate, prefix+"core-promote-age", d.WorkingAgeGate, "age making a reinforced working memory a core candidate")

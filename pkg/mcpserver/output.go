@@ -51,7 +51,7 @@ func explain(err error) error {
 		return err
 	}
 	switch {
-	case apiErr.Status == http.StatusNotFound && apiErr.Code == "":
+	case apiErr.Status == http.StatusNotFound && (apiErr.Code == "" || apiErr.Code == "no_route"):
 		return fmt.Errorf("the Recollect server does not support %s yet (404)", apiErr.Path)
 	case apiErr.Field != "":
 		return fmt.Errorf("invalid %s: %s", apiErr.Field, apiErr.Message)

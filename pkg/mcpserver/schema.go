@@ -27,7 +27,7 @@ func inputSchema[T any]() *jsonschema.Schema {
 			p.Items.Enum = memoryTypes
 		case "importance":
 			p.Minimum, p.Maximum = jsonschema.Ptr(0.0), jsonschema.Ptr(1.0)
-		case "k":
+		case "k", "per_domain":
 			p.Minimum, p.Maximum = jsonschema.Ptr(1.0), jsonschema.Ptr(float64(recall.MaxK))
 		case "content", "summary":
 			p.MinLength, p.MaxLength = jsonschema.Ptr(1), jsonschema.Ptr(memory.MaxContentChars)

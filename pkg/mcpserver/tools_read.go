@@ -20,7 +20,8 @@ import (
 type RecallInput struct {
 	Query           string        `json:"query,omitempty" jsonschema:"what you want to know, in natural language (required unless key is given)"`
 	Key             string        `json:"key,omitempty" jsonschema:"recall what was learnt under this key (e.g. deploy/staging-target); searches when nothing has it"`
-	K               int           `json:"k,omitempty" jsonschema:"how many memories at most (default: the server's, 9)"`
+	K               int           `json:"k,omitempty" jsonschema:"how many memories (default: the server's, 9); k are returned when k match"`
+	PerDomain       int           `json:"per_domain,omitempty" jsonschema:"each domain's best this many are placed before any domain's further ones (default: the server's, 3); spreads the answer over the domains, never shortens it"`
 	Namespace       string        `json:"namespace,omitempty" jsonschema:"project namespace (default: the connection's); default is always included"`
 	Domains         []string      `json:"domains,omitempty" jsonschema:"only these domains: tool-usage, user-preferences, general"`
 	Types           []memory.Type `json:"types,omitempty" jsonschema:"only these memory types"`
@@ -60,7 +61,7 @@ func (t *tools) recall(ctx context.Context, req *mcp.CallToolRequest, in RecallI
 		}
 		*tv.to = recall.At(at)
 	}
-	resp, err := t.clientFor(req).Recall(ctx, recall.Request{Query: in.Query, Key: in.Key, K: in.K, Namespace: in.Namespace, Expand: in.Expand, Rerank: in.Rerank, AsOf: asOf, KnownAt: knownAt,
+	resp, err := t.clientFor(req).Recall(ctx, recall.Request{Query: in.Query, Key: in.Key, K: in.K, PerDomain: in.PerDomain, Namespace: in.Namespace, Expand: in.Expand, Rerank: in.Rerank, AsOf: asOf, KnownAt: knownAt,
 		Filters: recall.Filters{Domains: in.Domains, Types: in.Types, Tags: in.Tags, IncludeArchived: in.IncludeArchived,
 			IncludeSuperseded: in.IncludeSuperseded, IncludeQuarantined: in.IncludeQuarantined, FilePath: in.FilePath}})
 	if err != nil {
@@ -150,6 +151,9 @@ type ConsolidateInput struct{}
 type ConsolidateOutput struct {
 	Status string `json:"status" jsonschema:"requested: the epoch runs in the background"`
 	Epoch  string `json:"epoch"`
+	// TooYoung is how many buffer memories this epoch leaves untriaged:
+	// they are younger than the server's triage minimum age.
+	TooYoung int `json:"too_young" jsonschema:"buffer memories younger than the server's triage minimum age (default 10 minutes), left for a later epoch"`
 }
 
 func (t *tools) consolidate(ctx context.Context, req *mcp.CallToolRequest, _ ConsolidateInput) (*mcp.CallToolResult, ConsolidateOutput, error) {
@@ -157,7 +161,12 @@ func (t *tools) consolidate(ctx context.Context, req *mcp.CallToolRequest, _ Con
 	if err != nil {
 		return nil, ConsolidateOutput{}, explain(err)
 	}
-	return text("Consolidation epoch " + resp.Epoch + " requested; it runs in the background."), ConsolidateOutput{Status: "requested", Epoch: resp.Epoch}, nil
+	msg := "Consolidation epoch " + resp.Epoch + " requested; it runs in the background."
+	if resp.TooYoung > 0 {
+		msg += fmt.Sprintf(" %d buffer memories are younger than %s and wait for a later epoch's triage.", resp.TooYoung,
+			time.Duration(resp.TriageMinAgeSeconds*float64(time.Second)))
+	}
+	return text(msg), ConsolidateOutput{Status: "requested", Epoch: resp.Epoch, TooYoung: resp.TooYoung}, nil
 }
 
 // nonNil keeps the structured output valid: a JSON object, never null.

@@ -118,8 +118,9 @@ func isMuxMiss(r reply) bool {
 	if r.status != http.StatusNotFound && r.status != http.StatusMethodNotAllowed {
 		return false
 	}
+	// The listener answers a router miss in JSON too, with its own codes.
 	var e web.Error
-	return json.Unmarshal(r.body, &e) != nil || e.Code == ""
+	return json.Unmarshal(r.body, &e) != nil || e.Code == "" || e.Code == "no_route" || e.Code == "method_not_allowed"
 }
 
 // checkDocumented asserts the status is documented for op and, for a JSON

@@ -28,6 +28,7 @@ import (
 	"github.com/recollect-dev/recollect/pkg/recall"
 	"github.com/recollect-dev/recollect/pkg/store"
 	"github.com/recollect-dev/recollect/pkg/topics"
+	"github.com/recollect-dev/recollect/pkg/usage"
 	"github.com/recollect-dev/recollect/pkg/web"
 )
 
@@ -57,7 +58,6 @@ type Query struct {
 	trees    TreeLoader
 	log      *slog.Logger
 	now      func() time.Time
-	latency  *prometheus.HistogramVec
 	// deleted counts the user's hard deletes, by how they were asked for
 	// (id, namespace_prefix, subject): the only deletes besides the
 	// operator's archived retention.
@@ -75,6 +75,10 @@ type Query struct {
 	vectors *embedder.Vectorizer
 	// audit reads the consolidation audit log (SetAudit).
 	audit auditlog.Reader
+	// usage reads the model usage log (SetUsage).
+	usage usage.Reader
+	// triageMinAge is the consolidator's (SetTriageMinAge).
+	triageMinAge time.Duration
 	// reindexes records and reads reindex requests' state
 	// (SetReindexStatuses).
 	reindexes *embedder.ReindexStatuses
@@ -90,25 +94,18 @@ func New(r *recall.Recaller, st store.Store, pub Publisher, trees TreeLoader, re
 	q := &Query{recaller: r, store: st, pub: pub, trees: trees, log: log, now: now, tokens: newTokenCache(), waiters: newStoredWaiters(),
 		release: newReleaser(0, nil),
 		screen:  filter.New(filter.WithMaxContentChars(memory.MaxContentChars))}
-	q.latency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "recollect_query_duration_seconds", Help: "Query API latency by route.",
-		Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}}, []string{"route"})
 	q.deleted = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "recollect_query_deleted_total",
 		Help: "Memories hard-deleted at the user's request, by how they were named (id, namespace_prefix, subject)."}, []string{"by"})
 	if reg != nil {
-		reg.MustRegister(q.latency, q.deleted)
+		reg.MustRegister(q.deleted)
 	}
 	return q
 }
 
 // Routes registers the module's routes.
 func (q *Query) Routes(handle func(pattern string, h http.Handler)) {
-	route := func(pattern string, f http.HandlerFunc) {
-		handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			begin := time.Now()
-			f(w, r)
-			q.latency.WithLabelValues(pattern).Observe(time.Since(begin).Seconds())
-		}))
-	}
+	// The listener (web.Server) times every route, by pattern and status.
+	route := func(pattern string, f http.HandlerFunc) { handle(pattern, f) }
 	route("POST /v1/recall", q.recall)
 	route("POST /v1/topics", q.topics)
 	route("POST /v1/consolidate", q.consolidate)
@@ -125,6 +122,9 @@ func (q *Query) Routes(handle func(pattern string, h http.Handler)) {
 	route("POST /v1/import", q.importMemories)
 	if q.audit != nil {
 		route("GET /v1/audit", q.auditLog)
+	}
+	if q.usage != nil {
+		route("GET /v1/usage", q.usageTotals)
 	}
 	if q.reindexes != nil {
 		route("GET /v1/reindex", q.reindexStatus)
@@ -205,8 +205,35 @@ func (q *Query) consolidate(w http.ResponseWriter, r *http.Request) {
 		q.fail(w, r, "request epoch", err)
 		return
 	}
-	web.WriteJSON(w, http.StatusAccepted, map[string]string{"tenant": req.Tenant, "epoch": id})
+	resp := ConsolidateResponse{Tenant: req.Tenant, Epoch: id, TriageMinAgeSeconds: q.triageMinAge.Seconds()}
+	if q.triageMinAge > 0 {
+		// Buffer memories younger than the minimum age are left to a later
+		// epoch's triage: say how many, so a fresh store's epoch that does
+		// nothing visible explains itself.
+		n, err := q.store.Count(r.Context(), req.Tenant, store.Filter{Layers: []memory.Layer{memory.LayerBuffer},
+			CreatedAfter: q.now().Add(-q.triageMinAge)})
+		if err != nil {
+			q.fail(w, r, "count memories too young for triage", err)
+			return
+		}
+		resp.TooYoung = n
+	}
+	web.WriteJSON(w, http.StatusAccepted, resp)
 }
+
+// ConsolidateResponse is the answer of POST /v1/consolidate: the epoch
+// requested, and how many buffer memories it leaves untriaged because they
+// are younger than the triage minimum age (--triage-min-age).
+type ConsolidateResponse struct {
+	Tenant              string  `json:"tenant"`
+	Epoch               string  `json:"epoch"`
+	TriageMinAgeSeconds float64 `json:"triage_min_age_seconds"`
+	TooYoung            int     `json:"too_young"`
+}
+
+// SetTriageMinAge is the consolidator's --triage-min-age, for the
+// consolidate answer's count of memories too young for triage.
+func (q *Query) SetTriageMinAge(d time.Duration) { q.triageMinAge = d }
 
 func (q *Query) get(w http.ResponseWriter, r *http.Request) {
 	tenant, ok := q.tenant(w, r, r.URL.Query().Get("tenant"))

@@ -39,8 +39,10 @@ type Request struct {
 	Namespace string `json:"namespace,omitempty"`
 	Query     string `json:"query"`
 	K         int    `json:"k,omitempty"`
-	// PerDomain overrides the per-domain cap (000: 3 per domain); an
-	// explicit k with one domain in play needs it raised.
+	// PerDomain overrides the per-domain budget (000: 3 per domain): each
+	// domain's best PerDomain results are placed before any domain's
+	// further ones, then the rest of the k places go by score. It spreads
+	// the answer over the domains; it never makes it shorter than k.
 	PerDomain int     `json:"per_domain,omitempty"`
 	Channel   string  `json:"channel,omitempty"`
 	Filters   Filters `json:"filters,omitzero"`
@@ -374,20 +376,40 @@ func sortResults(out []Result) {
 	})
 }
 
-// capPerDomain keeps at most perDomain results of each domain and total in all,
-// in score order (000: 3 per domain, 9 at most).
+// capPerDomain picks total results in score order, with each domain's first
+// perDomain given their place before any domain's further ones (000's
+// per-domain top-k: 3 per domain, 9 at most). The per-domain budget spreads
+// the answer over the domains; it never makes the answer shorter than total
+// when more results exist, so a recall asked for k answers k (issue 20).
 func capPerDomain(results []Result, perDomain, total int) []Result {
 	count := map[string]int{}
-	out := results[:0:0]
-	for _, res := range results {
-		if len(out) >= total {
+	picked := make([]bool, len(results))
+	n := 0
+	for i, res := range results {
+		if n >= total {
 			break
 		}
 		if count[res.Memory.Domain] >= perDomain {
 			continue
 		}
 		count[res.Memory.Domain]++
-		out = append(out, res)
+		picked[i] = true
+		n++
+	}
+	for i := range results {
+		if n >= total {
+			break
+		}
+		if !picked[i] {
+			picked[i] = true
+			n++
+		}
+	}
+	out := make([]Result, 0, n)
+	for i, res := range results {
+		if picked[i] {
+			out = append(out, res)
+		}
 	}
 	return out
 }

@@ -80,6 +80,15 @@ func TestCapPerDomainAndBlock(t *testing.T) {
 	if ids != "abce" {
 		t.Fatalf("kept %q, want abce", ids)
 	}
+	// The budget spreads the answer; it never shortens it: asked for 5 of
+	// six with 2 per domain, the fifth place goes to the best of the rest.
+	ids = ""
+	for _, r := range capPerDomain(results, 2, 5) {
+		ids += r.Memory.ID
+	}
+	if ids != "abcde" {
+		t.Fatalf("kept %q for 5, want abcde", ids)
+	}
 	r := &Recaller{domains: domains.Builtin()}
 	block := r.Block(got)
 	wantOrder := []string{"## Recalled Context", "### Tool Usage Patterns", "- fact c", "### User Preferences", "- fact e", "### General Knowledge", "- fact a", "- fact b"}

@@ -32,15 +32,15 @@ Answer with JSON only: {"names": {"<topic id>": "<name>", ...}} with one entry p
 
 // nameTopics gives the tree's topics their names and returns the ids of
 // those named by the LLM. A topic whose id was LLM-named in the previous
-// tree has the same members and keeps that name; the others ("dirty":
-// new, changed, or word-named before) are named by the LLM in batches,
-// leaves first. A topic the LLM fails for keeps its word name (counted as
+// tree and that has the same members keeps that name; the others ("dirty":
+// new, changed (a kept id whose members changed), or word-named before)
+// are named by the LLM in batches, leaves first. A topic the LLM fails for keeps its word name (counted as
 // fallback) and is offered again at the next rebuild.
 func (t *Topiary) nameTopics(ctx context.Context, tenant string, tree topics.Tree, prev saved, texts map[string]string) []string {
-	kept := map[string]string{}
+	kept := map[string]*topics.Node{}
 	for _, id := range prev.LLMNamed {
 		if n, ok := prev.Find(id); ok {
-			kept[id] = n.Name
+			kept[id] = n
 		}
 	}
 	var named []string
@@ -48,7 +48,8 @@ func (t *Topiary) nameTopics(ctx context.Context, tenant string, tree topics.Tre
 	var existing []string // names the LLM must not reuse
 	taken := map[string]bool{}
 	for _, n := range allNodes(tree) {
-		if name, ok := kept[n.ID]; ok {
+		if old, ok := kept[n.ID]; ok && sameMembers(old, n) {
+			name := old.Name
 			n.Name = name
 			named = append(named, n.ID)
 			existing = append(existing, name)
@@ -196,4 +197,15 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// sameMembers reports whether two topics hold the same memories.
+func sameMembers(a, b *topics.Node) bool {
+	if len(a.MemoryIDs) != len(b.MemoryIDs) {
+		return false
+	}
+	x, y := slices.Clone(a.MemoryIDs), slices.Clone(b.MemoryIDs)
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(x, y)
 }

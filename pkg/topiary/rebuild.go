@@ -42,6 +42,9 @@ func (t *Topiary) Rebuild(ctx context.Context, tenant string) error {
 		return fmt.Errorf("read memories of %s: %w", tenant, err)
 	}
 	tree := b.Build(tenant, t.opts, now)
+	// A topic substantially the same as one of the previous tree keeps its
+	// id, so ids an agent or a person holds survive the rebuild.
+	tree.KeepIDs(prev.Tree)
 	// Naming shows a few texts per topic: only those outlive the build.
 	texts := sampleTexts(tree, b.Text)
 	named := t.nameTopics(ctx, tenant, tree, prev, texts)

@@ -24,10 +24,9 @@ type Trees struct {
 }
 
 // saved is a tree as stored. LLMNamed lists the topics whose names came
-// from the LLM: a topic's id derives from its members, so a later tree
-// holding the same id has the same members and keeps that name, while a
-// topic named by words (no LLM, or the LLM failed for it) is offered to the
-// LLM again. Readers that decode a topics.Tree ignore the extra field.
+// from the LLM: a later tree holding the same id with the same members
+// keeps that name, while a topic whose members changed, or named by words
+// (no LLM, or the LLM failed for it), is offered to the LLM again. Readers that decode a topics.Tree ignore the extra field.
 type saved struct {
 	topics.Tree
 	LLMNamed []string `json:"llm_named,omitempty"`

@@ -18,7 +18,8 @@ type Item struct {
 // are the union of its children's.
 type Node struct {
 	// ID is derived from the ids of the memories beneath the node, so it is
-	// the same in every rebuild until that set changes.
+	// the same in every rebuild until that set changes; Tree.KeepIDs keeps
+	// it across rebuilds while the set stays substantially the same.
 	ID   string `json:"id"`
 	Name string `json:"name"`
 	// Size is the number of memories beneath the node: len(MemoryIDs).

@@ -72,6 +72,7 @@ type Server struct {
 	ready    func() error
 	failed   chan error
 	wrap     []func(http.Handler) http.Handler
+	latency  *prometheus.HistogramVec
 	Registry *prometheus.Registry
 
 	mu       sync.Mutex
@@ -80,7 +81,8 @@ type Server struct {
 
 // New builds the server; ready answers /readyz (nil = ready).
 func New(cfg Config, reg *prometheus.Registry, ready func() error, log *slog.Logger) *Server {
-	s := &Server{cfg: cfg, mux: http.NewServeMux(), log: log, ready: ready, failed: make(chan error, 1), Registry: reg}
+	s := &Server{cfg: cfg, mux: http.NewServeMux(), log: log, ready: ready, failed: make(chan error, 1), Registry: reg,
+		latency: newLatency(reg)}
 	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		_, _ = w.Write([]byte("ok\n"))
@@ -144,6 +146,7 @@ func (s *Server) Listen() error {
 	for i := len(s.wrap) - 1; i >= 0; i-- {
 		h = s.wrap[i](h)
 	}
+	h = s.observe(h)
 	s.srv = &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -163,10 +166,11 @@ func (s *Server) Listen() error {
 // module has registered it.
 const startingRetryAfter = 2 * time.Second
 
-// starting answers 503 with Retry-After, not the mux's plain 404, for a
-// route that is not registered while the process is not ready: the
-// listener is up before the modules register their routes, so a client
-// of a restarting worker would otherwise read "no such endpoint".
+// starting answers 503 with Retry-After, not the mux's 404, for a route
+// that is not registered while the process is not ready: the listener is
+// up before the modules register their routes, so a client of a
+// restarting worker would otherwise read "no such endpoint". Once ready,
+// an unmatched request gets a JSON 404 or 405 (unmatched).
 func (s *Server) starting(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if _, pattern := s.mux.Handler(r); pattern == "" {
@@ -174,6 +178,8 @@ func (s *Server) starting(next http.Handler) http.Handler {
 				Unavailable(w, startingRetryAfter, fmt.Errorf("starting, retry: %w", err))
 				return
 			}
+			s.unmatched(w, r)
+			return
 		}
 		next.ServeHTTP(w, r)
 	})

@@ -130,13 +130,37 @@ func TestProfiles(t *testing.T) {
 }
 
 // TestSecretsAreNotInTheFile: API keys and passwords are interpolated from
-// the environment, and the file refuses to load without them.
+// the environment; the file refuses to load without API keys, the single
+// profile loads without CLICKHOUSE_PASSWORD (issue 20: it demanded it), and
+// the distributed profile's clickhouse refuses to start without it.
 func TestSecretsAreNotInTheFile(t *testing.T) {
-	for _, missing := range []string{"RECOLLECT_API_KEYS", "CLICKHOUSE_PASSWORD"} {
-		env := testEnv()
-		delete(env, missing)
-		if _, err := load(t, env, "distributed"); err == nil || !strings.Contains(err.Error(), missing) {
-			t.Errorf("loading without %s: got %v, want an error naming it", missing, err)
+	env := testEnv()
+	delete(env, "RECOLLECT_API_KEYS")
+	if _, err := load(t, env, "distributed"); err == nil || !strings.Contains(err.Error(), "RECOLLECT_API_KEYS") {
+		t.Errorf("loading without RECOLLECT_API_KEYS: got %v, want an error naming it", err)
+	}
+	env = testEnv()
+	delete(env, "CLICKHOUSE_PASSWORD")
+	if _, err := load(t, env, "single"); err != nil {
+		t.Errorf("the single profile without CLICKHOUSE_PASSWORD: %v", err)
+	}
+	dist, err := load(t, env, "distributed")
+	if err != nil {
+		t.Fatalf("the distributed profile without CLICKHOUSE_PASSWORD does not load: %v", err)
+	}
+	ch, ok := dist.Services["clickhouse"]
+	if !ok {
+		t.Fatal("no clickhouse service")
+	}
+	entry := strings.Join(ch.Entrypoint, " ")
+	if !strings.Contains(entry, `[ -n "$CLICKHOUSE_PASSWORD" ] ||`) || !strings.Contains(entry, "exec /entrypoint.sh") {
+		t.Errorf("clickhouse's entrypoint %q does not refuse an empty CLICKHOUSE_PASSWORD", entry)
+	}
+	for name, s := range dist.Services {
+		if _, uses := s.Environment["RECOLLECT_CLICKHOUSE_DSN"]; uses {
+			if dep, ok := s.DependsOn["clickhouse"]; !ok || dep.Condition != "service_healthy" {
+				t.Errorf("%s uses ClickHouse without waiting for it to be healthy", name)
+			}
 		}
 	}
 	// The file as written, before interpolation (yaml.v3 applies the

@@ -14,7 +14,7 @@ import (
 )
 
 // BenchmarkSearchTextTopK measures BM25 top-k over 100k memories in one
-// tenant with the recall benchmark's corpus (pkg/cli/bench_corpus.go: 6 to
+// tenant with the recall benchmark's corpus (internal/bench/corpus.go: 6 to
 // 16 words from a 4000-word Zipf vocabulary, s = 1.1) and queries of 2 to 6
 // words, which often include common ones. It runs each query the way
 // SearchText picks (auto), with the choice it made before MaxScore (old:

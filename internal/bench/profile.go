@@ -1,4 +1,4 @@
-package cli
+package bench
 
 import (
 	"fmt"
@@ -6,8 +6,8 @@ import (
 	"runtime/pprof"
 )
 
-// startCPUProfile profiles the process until the returned function runs.
-func startCPUProfile(path string) (func(), error) {
+// StartCPUProfile profiles the process until the returned function runs.
+func StartCPUProfile(path string) (func(), error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("create cpu profile: %w", err)

@@ -1,4 +1,4 @@
-package cli
+package bench
 
 import (
 	"bytes"
@@ -36,7 +36,7 @@ const (
 // takes the backlog and the app that drains it.
 type drainRun struct {
 	opt    DrainOptions
-	turns  []memory.Event // the backlog as turn events (--turns)
+	turns  []memory.Event // the backlog as turn events (Turns)
 	dir    string
 	log    *slog.Logger
 	tokens int // model tokens of the whole backlog
@@ -91,7 +91,7 @@ func (d *drainRun) message(i int) string {
 	if d.turns != nil {
 		return d.turns[i].Content
 	}
-	return longMessageMax(i, d.opt.MaxBytes)
+	return LongMessageMax(i, d.opt.MaxBytes)
 }
 
 // eventID is backlog message i's client id.
@@ -104,7 +104,7 @@ func (d *drainRun) measureBacklog() error {
 	if err != nil {
 		return err
 	}
-	v, err := embedder.NewVectorizer(m, defaultEmbedderConfig(m))
+	v, err := embedder.NewVectorizer(m, DefaultEmbedderConfig(m))
 	if err != nil {
 		return err
 	}
@@ -234,7 +234,7 @@ func (d *drainRun) drain(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, d.opt.Timeout)
 	defer cancel()
 	if d.opt.CPUProfile != "" {
-		stop, err := startCPUProfile(d.opt.CPUProfile)
+		stop, err := StartCPUProfile(d.opt.CPUProfile)
 		if err != nil {
 			return err
 		}

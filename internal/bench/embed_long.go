@@ -1,4 +1,4 @@
-package cli
+package bench
 
 import (
 	"context"
@@ -54,9 +54,9 @@ func perCPUSecond(n float64, cpu time.Duration) float64 {
 	return n / cpu.Seconds()
 }
 
-// defaultEmbedderConfig is the embedder's configuration with every flag at
+// DefaultEmbedderConfig is the embedder's configuration with every flag at
 // its default.
-func defaultEmbedderConfig(m *minilm.Model) embedder.Config {
+func DefaultEmbedderConfig(m *minilm.Model) embedder.Config {
 	var cfg embedder.Config
 	cfg.RegisterFlags("", pflag.NewFlagSet("embedder", pflag.ContinueOnError))
 	cfg.Chunk.Fits = m.Fits // as the app sets it for the built-in model
@@ -65,7 +65,7 @@ func defaultEmbedderConfig(m *minilm.Model) embedder.Config {
 
 // longMemory is message i as the memory the embedder would store.
 func longMemory(i int) memory.Memory {
-	return memory.Memory{Tenant: "bench", ID: fmt.Sprintf("long-%d", i), Content: longMessage(i)}
+	return memory.Memory{Tenant: "bench", ID: fmt.Sprintf("long-%d", i), Content: LongMessage(i)}
 }
 
 // longRounds is how many rounds the long phase takes: each embeds a
@@ -99,7 +99,7 @@ func (r rate) perCPUSec() float64 { return perCPUSecond(r.n, r.cpu) }
 // their chunks through the model directly, in rounds alternating with the
 // short batch short (of shortTokens tokens).
 func benchEmbedLong(ctx context.Context, m *minilm.Model, n int, short []string, shortTokens int) (LongEmbedResult, error) {
-	cfg := defaultEmbedderConfig(m)
+	cfg := DefaultEmbedderConfig(m)
 	v, closeV, err := embedder.NewBatchedVectorizer(m, cfg)
 	if err != nil {
 		return LongEmbedResult{}, err
@@ -190,7 +190,7 @@ func benchEmbedLong(ctx context.Context, m *minilm.Model, n int, short []string,
 
 // embedConcurrently embeds mems one memory per call from callers
 // goroutines, as the embedder's handlers do.
-func embedConcurrently(ctx context.Context, v *embedder.Vectorizer, mems []memory.Memory, callers int, bar *progress) error {
+func embedConcurrently(ctx context.Context, v *embedder.Vectorizer, mems []memory.Memory, callers int, bar Bar) error {
 	var (
 		next     atomic.Int64
 		firstErr error

@@ -1,4 +1,4 @@
-package cli
+package bench
 
 import (
 	"context"
@@ -40,11 +40,11 @@ func (u *usageCounter) take() (int, map[string]int) {
 
 var handleRe = regexp.MustCompile(`(?m)^\[(m\d+)\]`)
 
-// consolidationAnswer is the scripted model of `bench consolidate
+// ConsolidationAnswer is the scripted model of `bench consolidate
 // --scripted-llm`: a well-formed answer to each consolidation prompt,
 // decided by a hash of the request so that some pairs merge or update and
 // others stay apart, some memories are promoted and some kept.
-func consolidationAnswer(contents []string) string {
+func ConsolidationAnswer(contents []string) string {
 	system, user := contents[0], strings.Join(contents[1:], "\n")
 	h := fnv.New32a()
 	h.Write([]byte(user))

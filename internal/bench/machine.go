@@ -1,4 +1,4 @@
-package cli
+package bench
 
 import (
 	"bufio"
@@ -61,8 +61,8 @@ type Machine struct {
 	LoadAvg1m  float64 `json:"load_avg_1m"`
 }
 
-// thisMachine describes the machine now (the load average changes).
-func thisMachine() Machine {
+// ThisMachine describes the machine now (the load average changes).
+func ThisMachine() Machine {
 	return Machine{CPU: cpuModel(), CPUs: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0), GoVersion: runtime.Version(),
 		OS: runtime.GOOS, Arch: runtime.GOARCH, LoadAvg1m: loadAverage()}
 }

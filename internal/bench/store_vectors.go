@@ -1,4 +1,4 @@
-package cli
+package bench
 
 import (
 	"context"
@@ -24,8 +24,8 @@ import (
 // cluster as embeddings of related texts do, while any number of them
 // can be made without embedding each.
 const (
-	vectorsRandom = "random"
-	vectorsText   = "text"
+	VectorsRandom = "random"
+	VectorsText   = "text"
 	// textBaseMax caps the embedded base sentences.
 	textBaseMax = 6000
 	// textNoise is the standard deviation of the noise added per dimension
@@ -42,16 +42,16 @@ type storeVectors interface {
 // newStoreVectors returns the source named kind ("random" or "text").
 func newStoreVectors(ctx context.Context, c *corpus, kind string) (storeVectors, error) {
 	switch kind {
-	case vectorsRandom:
+	case VectorsRandom:
 		return c, nil
-	case vectorsText:
+	case VectorsText:
 		base, err := textBase(ctx)
 		if err != nil {
 			return nil, err
 		}
 		return &textVectors{base: base}, nil
 	}
-	return nil, fmt.Errorf("--vectors must be %q or %q (got %q)", vectorsRandom, vectorsText, kind)
+	return nil, fmt.Errorf("--vectors must be %q or %q (got %q)", VectorsRandom, VectorsText, kind)
 }
 
 // textVectors mixes embedded sentences (base, unit vectors).

@@ -1,4 +1,4 @@
-package cli
+package bench
 
 import (
 	"fmt"
@@ -12,8 +12,8 @@ import (
 // depends only on i; names and numbers drawn per message keep any two of
 // them apart for dedup (their details differ).
 const (
-	longMinBytes = 1024
-	longMaxBytes = 8192 // memory.MaxContentChars; the text is ASCII
+	LongMinBytes = 1024
+	LongMaxBytes = 8192 // memory.MaxContentChars; the text is ASCII
 	seedLong     = 0x5eed0010
 )
 
@@ -29,16 +29,16 @@ var (
 		"internal/sync", "pkg/render", "src/workers", "api/handlers"}
 )
 
-// longMessage returns message i: between longMinBytes and longMaxBytes of
+// LongMessage returns message i: between LongMinBytes and LongMaxBytes of
 // text, never cut inside a line.
-func longMessage(i int) string { return longMessageMax(i, longMaxBytes) }
+func LongMessage(i int) string { return LongMessageMax(i, LongMaxBytes) }
 
-// longMessageMax is longMessage with at most maxBytes (in [longMinBytes,
-// longMaxBytes]).
-func longMessageMax(i, maxBytes int) string {
+// LongMessageMax is LongMessage with at most maxBytes (in [LongMinBytes,
+// LongMaxBytes]).
+func LongMessageMax(i, maxBytes int) string {
 	r := rand.New(rand.NewPCG(seedLong, uint64(i)))
 	g := longGen{r: r}
-	target := longMinBytes + r.IntN(maxBytes-longMinBytes+1)
+	target := LongMinBytes + r.IntN(maxBytes-LongMinBytes+1)
 	var b strings.Builder
 	b.WriteString(g.prose(2 + r.IntN(3)))
 	for b.Len() < target {
