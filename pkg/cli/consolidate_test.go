@@ -26,7 +26,7 @@ func TestConsolidateSaysWhatIsTooYoung(t *testing.T) {
 	for i, age := range []time.Duration{time.Minute, 2 * time.Minute, 3 * time.Hour} {
 		m := storetest.FullMemory(fmt.Sprintf("young-%d", i), "fresh", now.Add(-age), nil)
 		m.Content = fmt.Sprintf("a buffer memory number %d", i)
-		m.Layer, m.Archived, m.InvalidAt, m.SupersededBy, m.Key = memory.LayerBuffer, false, nil, "", ""
+		m.Layer, m.Archived, m.InvalidAt, m.ValidUntil, m.SupersededBy, m.Key = memory.LayerBuffer, false, nil, nil, "", ""
 		m.ModifiedAt, m.LastAccessed, m.ValidFrom, m.Quarantine = m.CreatedAt, m.CreatedAt, m.CreatedAt, ""
 		if err := enc.Encode(m); err != nil {
 			t.Fatal(err)
