@@ -24,11 +24,11 @@ type storage struct {
 	// saidBySource holds the transcript memories (a turn or a message as
 	// said), apart from the facts extracted from the same event.
 	saidBySource map[int][]memory.Memory
-	foreign     int
-	memories    int
-	superseded  int
-	repeated    int // memories with repetition_count > 1
-	multiSource int // memories naming more than one drill event
+	foreign      int
+	memories     int
+	superseded   int
+	repeated     int // memories with repetition_count > 1
+	multiSource  int // memories naming more than one drill event
 }
 
 // listAll pages through every memory of the tenant, archived and
