@@ -152,7 +152,18 @@ func (e *Embedder) upsert(ctx context.Context, f *memory.FactMessage) error {
 	if err := m.Validate(); err != nil {
 		return bus.Permanent(fmt.Errorf("invalid fact: %w", err))
 	}
+	var said *Embedding
 	if m.Transcript() {
+		// Embedded before the session's lock, so a long conversation's
+		// messages are embedded in batches, not one after the other; a
+		// message already stored (another path brought it) is not.
+		if _, err := e.store.Get(ctx, m.Tenant, m.ID); errors.Is(err, store.ErrNotFound) {
+			vec, err := e.embedMemory(ctx, m)
+			if err != nil {
+				return fmt.Errorf("embed fact %s: %w", m.ID, err)
+			}
+			said = &vec
+		}
 		unlockSession := e.lockSession(&m)
 		defer unlockSession()
 	}
@@ -177,8 +188,11 @@ func (e *Embedder) upsert(ctx context.Context, f *memory.FactMessage) error {
 			return err
 		}
 	}
-	vec, found, err := e.near(ctx, m)
-	if err != nil {
+	var vec Embedding
+	var found match
+	if said != nil {
+		vec = *said // a transcript memory: never folded (see near)
+	} else if vec, found, err = e.near(ctx, m); err != nil {
 		unlock()
 		return err
 	}
@@ -404,9 +418,11 @@ func (e *Embedder) stripe(tenant, id string) int {
 }
 
 // EmbedText is the text embedded for a memory: "key: content" for short
-// memories (the key adds the topic words a query is likely to use).
+// memories (the key adds the topic words a query is likely to use). A
+// transcript memory is embedded as said: its key names its session, not
+// its topic.
 func EmbedText(m memory.Memory, short int) string {
-	if m.Key != "" && len(m.Content) <= short {
+	if m.Key != "" && len(m.Content) <= short && !m.Transcript() {
 		return m.Key + ": " + m.Content
 	}
 	return m.Content
