@@ -76,8 +76,9 @@ export function lastUserText(prompt: Prompt): string {
 
 /** A middleware for wrapLanguageModel: before each call it asks Recollect
  * for the context of the last user message and adds it as a system
- * message; after the call it publishes the user message and the answer as
- * turn events of the session. */
+ * message; after the call it publishes the user message (when the prompt
+ * ends with it, so once per tool loop) and the answer's text as turn
+ * events of the session. */
 export function recollectMiddleware(client: Recollect, opts: MemoryMiddlewareOptions): LanguageModelMiddleware {
   const fail = (err: unknown, during: "context" | "publish") => {
     if (!opts.onError) throw err;
@@ -85,7 +86,9 @@ export function recollectMiddleware(client: Recollect, opts: MemoryMiddlewareOpt
   };
   const publish = async (prompt: Prompt, answer: string) => {
     if (opts.publishTurns === false) return;
-    const question = lastUserText(prompt);
+    // The user's message is new only when it ends the prompt: the later
+    // steps of a tool loop end with tool results and repeat it.
+    const question = prompt.at(-1)?.role === "user" ? lastUserText(prompt) : "";
     const base = { type: "turn", session_id: opts.sessionId, subject: opts.subject, agent: opts.agent };
     const events: Event[] = [];
     if (question) events.push({ ...base, role: "user", name: opts.userName, content: question });

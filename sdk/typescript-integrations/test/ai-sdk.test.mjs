@@ -88,6 +88,22 @@ test("middleware: streamText publishes the streamed answer once the stream ends"
   });
 });
 
+test("middleware with tools: a tool loop publishes the user's message once", async () => {
+  const posted = [];
+  const observe = (url, init) => {
+    if (String(url).endsWith("/v1/events")) posted.push(...JSON.parse(init.body).events.map((e) => `${e.role}: ${e.content}`));
+    return fetch(url, init);
+  };
+  const rc = clientFor(server, "ai-loop", { fetch: observe });
+  const mock = new MockLanguageModelV3({ doGenerate: [call("remember", { content: "Gina's laptop runs NixOS" }), text("Remembered.")] });
+  const model = wrapLanguageModel({ model: mock, middleware: recollectMiddleware(rc, { sessionId: "chat-3", subject: "gina" }) });
+  const r = await generateText({ model, tools: recollectTools(rc, { subject: "gina" }), stopWhen: stepCountIs(3), prompt: "My laptop runs NixOS" });
+  assert.equal(r.text, "Remembered.");
+  assert.equal(mock.doGenerateCalls.length, 2);
+  assert.deepEqual(posted, ["user: My laptop runs NixOS", "assistant: Remembered."]);
+  assert.deepEqual((await transcript(rc, "chat-3", 2)).sort(), ["assistant: Remembered.", "user: My laptop runs NixOS"]);
+});
+
 test("middleware: a failing Recollect fails the call unless onError takes it", async () => {
   const rc = clientFor(server, "ai-err", { baseURL: "http://127.0.0.1:1", retries: 0 });
   const mock = new MockLanguageModelV3({ doGenerate: text("ok") });
