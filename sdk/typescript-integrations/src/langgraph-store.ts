@@ -134,7 +134,9 @@ export class RecollectStore extends BaseStore {
 
   private async doGet(op: GetOperation): Promise<Item | null> {
     const items = toItems((await this.versions(op.namespace, op.key)).map((memory) => ({ memory })));
-    return items.length ? strip(items[0]) : null;
+    if (items.length === 0) return null;
+    const { score: _s, ...item } = strip(items[0]);
+    return item;
   }
 
   private async doPut(op: PutOperation): Promise<void> {

@@ -11,6 +11,8 @@ import { ChatPromptTemplate, MessagesPlaceholder } from "@langchain/core/prompts
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { HumanMessage, AIMessage } from "@langchain/core/messages";
 
+import { InvalidRequestError } from "@recollect/client";
+
 import { RecollectStore } from "../dist/langgraph-store.js";
 import { RecollectChatMessageHistory } from "../dist/langchain-history.js";
 import { startServer, clientFor, transcript } from "./helpers.mjs";
@@ -70,6 +72,16 @@ test("store: put, get, update, search with a query, filter and prefix, list name
   assert.deepEqual((await store.search(alice)).map((x) => x.key), ["Editor_Choice"]);
   assert.ok((await store.search(alice, { query: "Alice now prefers tacos" })).every((x) => x.key !== "food"), "a deleted item is not found");
   await store.delete(alice, "never-stored"); // deleting nothing is fine
+});
+
+test("store: an item too long is refused naming the field; a secret in a value is stored redacted", async () => {
+  const store = new RecollectStore(clientFor(server, "lg-limits"));
+  await assert.rejects(store.put(["a"], "big", { text: "x ".repeat(5000) }), (e) => e instanceof InvalidRequestError && e.status === 400 && e.field === "memory.content");
+  assert.equal(await store.get(["a"], "big"), null);
+  await store.put(["a"], "tok", { text: "my github token is ghp_16C7e42F292c6912E7710c838347Ae178B4a" });
+  const got = await store.get(["a"], "tok");
+  assert.deepEqual(Object.keys(got).sort(), ["createdAt", "key", "namespace", "updatedAt", "value"]);
+  assert.equal(got.value.text, "my github token is [redacted:github-token]");
 });
 
 test("store: a graph's nodes write and search it through the runtime", async () => {
