@@ -46,14 +46,17 @@ test-servers:
 test: test-servers nats-server test-sdk
 	RECOLLECT_NATS_SERVER_BIN=$(CURDIR)/$(BIN)/nats-server RECOLLECT_REQUIRE_SERVERS=1 $(GOTEST) $(TESTFLAGS) ./...
 
-# The Python and TypeScript SDKs (sdk/python, sdk/typescript), each against
-# a real recollect run of the binary built here. Python from Debian's
+# The Python and TypeScript SDKs (sdk/python, sdk/typescript) and the
+# TypeScript framework adapters (sdk/typescript-integrations: the AI SDK,
+# LangGraph/LangChain, OpenAI Agents), each against a real recollect run of
+# the binary built here. Python from Debian's
 # packages (python3-httpx, python3-pytest), TypeScript with node and npm.
 PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
 test-sdk: test-servers
 	$(GO) build -o $(BIN)/recollect ./cmd/recollect
 	cd sdk/python && RECOLLECT_BIN=$(CURDIR)/$(BIN)/recollect $(PYTHON) -m pytest -q -p no:cacheprovider tests
 	cd sdk/typescript && npm ci --no-audit --no-fund --loglevel=error && RECOLLECT_BIN=$(CURDIR)/$(BIN)/recollect npm test --silent
+	cd sdk/typescript-integrations && npm ci --no-audit --no-fund --loglevel=error && RECOLLECT_BIN=$(CURDIR)/$(BIN)/recollect npm test --silent
 
 # The chaos drill in full: 10,000 events against a 3-node JetStream cluster
 # while every worker, a NATS node, the stream leader and the store are
