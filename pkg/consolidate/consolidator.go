@@ -351,6 +351,11 @@ func (c *Consolidator) Epoch(ctx context.Context, tenant, id string, progress fu
 	if err := r.commit(ctx); err != nil {
 		return memory.ConsolidatedEvent{}, err
 	}
+	if err := c.announce(ctx, r); err != nil {
+		// The epoch is written; its changes are in the audit log and its
+		// counts in the consolidated event below.
+		c.log.WarnContext(ctx, "announce the epoch's changes of standing", "tenant", tenant, "epoch", id, "error", err)
+	}
 	for _, op := range r.ops {
 		c.ops.WithLabelValues(op.Phase, op.Op, strconv.FormatBool(op.Applied)).Inc()
 	}
