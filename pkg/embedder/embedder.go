@@ -321,6 +321,12 @@ func (e *Embedder) reinforce(ctx context.Context, m, seen memory.Memory, source,
 		return fmt.Errorf("look up memory %s: %w", m.ID, err)
 	}
 	op := memory.StoredReinforced
+	if m.HasSource(source) && m.RepetitionCount <= 1 {
+		// Made by this very fact: a redelivery after a crash between the
+		// write and its announcement. Announced as what it was, an insert
+		// (same message id: published once).
+		op = memory.StoredInserted
+	}
 	if !m.HasSource(source) {
 		m.RepetitionCount++
 		restate(&m, seen)

@@ -17,8 +17,14 @@ import (
 // buildBinaries builds the seven commands once per test binary run.
 func buildBinaries(t *testing.T) string {
 	t.Helper()
+	return buildCommands(t, "./cmd/...")
+}
+
+// buildCommands builds the commands of pkgs into a temporary directory.
+func buildCommands(t *testing.T, pkgs string) string {
+	t.Helper()
 	dir := t.TempDir()
-	cmd := exec.Command("go", "build", "-o", dir+string(os.PathSeparator), "./cmd/...")
+	cmd := exec.Command("go", "build", "-o", dir+string(os.PathSeparator), pkgs)
 	cmd.Dir = filepath.Join("..", "..")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("build commands: %v\n%s", err, out)
