@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"time"
 )
 
@@ -81,4 +82,49 @@ type UsageTotal struct {
 	InputTokens  int64         `json:"input_tokens"`
 	OutputTokens int64         `json:"output_tokens"`
 	Duration     time.Duration `json:"duration_ns"`
+}
+
+// ReindexStatus is where the tenant's last reindex request stands. Done
+// and Total count memories re-embedded of those found to move (over every
+// round of the run).
+//
+// It mirrors embedder.ReindexStatus field for field.
+type ReindexStatus struct {
+	Tenant    string    `json:"tenant"`
+	ID        string    `json:"id"`
+	State     string    `json:"state"`
+	Done      int       `json:"done"`
+	Total     int       `json:"total"`
+	Error     string    `json:"error,omitempty"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// AuditResponse is the answer of GET /v1/audit: the tenant's audit
+// entries, newest first.
+//
+// It mirrors query.AuditResponse field for field.
+type AuditResponse struct {
+	Tenant  string       `json:"tenant"`
+	Entries []AuditEntry `json:"entries"`
+}
+
+// AuditEntry is one operation of a phase, applied or refused. Before and After
+// are the memory records it read and wrote (Snapshot), absent when there
+// were none (nothing before a create, nothing after a refusal).
+//
+// It mirrors auditlog.Entry field for field.
+type AuditEntry struct {
+	Time      time.Time       `json:"time"`
+	Tenant    string          `json:"tenant"`
+	Epoch     string          `json:"epoch,omitempty"` // the epoch request id
+	Seq       int64           `json:"seq,omitempty"`   // the epoch sequence number
+	Phase     string          `json:"phase"`           // triage, gate, merge, reconcile, supersede, distill, audit, decay, archive, retention, purge, ...
+	Op        string          `json:"op"`              // promote, demote, adjust, merge, supersede, archive, delete, keep, reject, create, ...
+	MemoryIDs []string        `json:"memory_ids,omitempty"`
+	Before    json.RawMessage `json:"before,omitempty"`
+	After     json.RawMessage `json:"after,omitempty"`
+	Applied   bool            `json:"applied"`
+	Reason    string          `json:"reason,omitempty"`
+	Decider   string          `json:"decider"`
+	Model     string          `json:"model,omitempty"`
 }

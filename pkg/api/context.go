@@ -56,3 +56,31 @@ type ResumeResponse struct {
 	// budget; Core and Recent then list the memories the summary covers.
 	Compressed []string `json:"compressed,omitempty"`
 }
+
+// ContextRequest is the body of POST /v1/context.
+//
+// It mirrors promptctx.ContextRequest field for field.
+type ContextRequest struct {
+	Tenant    string `json:"tenant,omitempty"`
+	Namespace string `json:"namespace,omitempty"`
+	// Query is the task at hand; without one the contextual layer is empty
+	// unless FilePath brings memories scoped to that file.
+	Query string `json:"query,omitempty"`
+	// SessionID is accepted for symmetry with resume and for tracing; it
+	// does not change the block.
+	SessionID string `json:"session_id,omitempty"`
+	// Subject limits memories to the subject's own, lore and unowned ones,
+	// and picks the personality directive.
+	Subject string `json:"subject,omitempty"`
+	// FilePath is the file being worked on: memories scoped to other files
+	// are left out, memories scoped to it rank higher.
+	FilePath string `json:"file_path,omitempty"`
+	// Budget in tokens (cl100k_base); 0 means the configured default (800).
+	Budget int `json:"budget,omitempty"`
+	// AsOf is passed to recall: the time the query is asked at (RFC 3339,
+	// default now). Given, the block holds what was true then (valid
+	// time), versions superseded since included.
+	AsOf Instant `json:"as_of,omitzero"`
+	// KnownAt builds the block from what Recollect knew then (record time).
+	KnownAt Instant `json:"known_at,omitzero"`
+}

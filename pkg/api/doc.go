@@ -5,12 +5,12 @@
 // the server.
 //
 // Most types are the server's own: pkg/query, pkg/recall, pkg/promptctx,
-// pkg/ingest and pkg/usage declare them as aliases of these. A few server
-// types carry behaviour of their own (decoding aliases, state methods) and
-// are mirrored here field for field instead: RecallRequest, RecallFilters,
+// pkg/ingest, pkg/usage, pkg/erase and pkg/web declare them as aliases of
+// these. A few server types carry behaviour of their own (decoding
+// aliases, state methods) and are mirrored here field for field instead: RecallRequest, RecallFilters,
 // Instant, RecallResponse, RecallTime, TimeWindow, ContextRequest,
-// TopicsResponse, TopicNode, DeleteResponse, ErasureReceipt, ErasurePlace,
+// TopicsResponse, TopicNode, DeleteResponse, ErasureReceipt,
 // ImportResponse, LineError, ReindexStatus, AuditResponse and AuditEntry.
-// pkg/openapi's TestSchemasMatchGoTypes checks every mirror against its
-// server type and /openapi.json, so the two cannot drift apart.
+// pkg/openapi's TestAPIMirrors checks every mirror against its server
+// type, and TestSchemasMatchGoTypes both against /openapi.json, so the two cannot drift apart.
 package api

@@ -1,8 +1,9 @@
 package api
 
 import (
-	"github.com/recollect-dev/recollect/pkg/memory"
 	"time"
+
+	"github.com/recollect-dev/recollect/pkg/memory"
 )
 
 // ListResponse is a page of memories.
@@ -58,4 +59,66 @@ type HistoryVersion struct {
 	DerivedFrom  []string     `json:"derived_from,omitempty"`
 	Archived     bool         `json:"archived,omitempty"`
 	CreatedAt    time.Time    `json:"created_at"`
+}
+
+// DeleteResponse is the answer of DELETE /v1/memories. A purge of a
+// subject adds its erasure receipt (read it again, once complete, from
+// GET /v1/erasures/{id}).
+//
+// It mirrors query.DeleteResponse field for field.
+type DeleteResponse struct {
+	Deleted int             `json:"deleted"`
+	Receipt *ErasureReceipt `json:"receipt,omitempty"`
+}
+
+// ErasureReceipt answers a purge: per place, what was erased. It names the tenant
+// and ids only, never the subject or its words, so it can be kept.
+//
+// It mirrors erase.Receipt field for field.
+type ErasureReceipt struct {
+	ID       string         `json:"id"`
+	Tenant   string         `json:"tenant"`
+	State    string         `json:"state"`
+	Started  time.Time      `json:"started"`
+	Finished *time.Time     `json:"finished,omitempty"`
+	Places   []ErasurePlace `json:"places"`
+}
+
+// ErasurePlace is one place's part: Erased counts what it removed or
+// rewrote there (memories, entries, messages, objects), Note says what was
+// counted or why nothing could be.
+type ErasurePlace struct {
+	Place  string `json:"place"`
+	State  string `json:"state"`
+	Erased int    `json:"erased"`
+	Note   string `json:"note,omitempty"`
+}
+
+// ImportResponse is the answer of POST /v1/import: how many records were
+// written and how many were already stored unchanged (skipped). On 400,
+// nothing was written; Errors lists the bad lines (the first
+// MaxImportErrors) and Error, Code and Field are those of web.Error.
+//
+// It mirrors query.ImportResponse field for field.
+type ImportResponse struct {
+	Imported int `json:"imported"`
+	Skipped  int `json:"skipped"`
+	// Redacted counts records stored with a secret redacted, Quarantined
+	// those this import quarantined (see screen).
+	Redacted    int         `json:"redacted,omitempty"`
+	Quarantined int         `json:"quarantined,omitempty"`
+	Errors      []LineError `json:"errors"`
+	Error       string      `json:"error,omitempty"`
+	Code        string      `json:"code,omitempty"`
+	Field       string      `json:"field,omitempty"`
+}
+
+// LineError is one bad line of a stream: its 1-based number, the field at
+// fault when one is, and why.
+//
+// It mirrors snapshot.LineError field for field.
+type LineError struct {
+	Line    int    `json:"line"`
+	Field   string `json:"field,omitempty"`
+	Message string `json:"error"`
 }
