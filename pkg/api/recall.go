@@ -80,10 +80,10 @@ type RecallRequest struct {
 	// domain's best PerDomain results are placed before any domain's
 	// further ones, then the rest of the k places go by score. It spreads
 	// the answer over the domains; it never makes it shorter than k.
-	PerDomain     int           `json:"per_domain,omitempty"`
-	Channel       string        `json:"channel,omitempty"`
-	RecallFilters RecallFilters `json:"filters,omitzero"`
-	Dry           bool          `json:"dry,omitempty"`
+	PerDomain int           `json:"per_domain,omitempty"`
+	Channel   string        `json:"channel,omitempty"`
+	Filters   RecallFilters `json:"filters,omitzero"`
+	Dry       bool          `json:"dry,omitempty"`
 	// Expand asks the LLM for alternative phrasings searched as well (003
 	// §4.4). Unset, recall expands on its own when the first pass is weak;
 	// false never expands. Without an LLM it is reported as not applied.

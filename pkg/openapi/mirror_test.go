@@ -23,7 +23,8 @@ import (
 
 // TestAPIMirrors keeps pkg/api's mirrors of server types (those with
 // behaviour of their own, so not aliases) encoding exactly like them: the
-// same JSON names, omit options and value shapes, all the way down.
+// same JSON and Go field names, omit options and value shapes, all the
+// way down.
 func TestAPIMirrors(t *testing.T) {
 	pairs := []struct{ api, server any }{
 		{api.RecallRequest{}, recall.Request{}},
@@ -72,8 +73,9 @@ func TestAPIMirrors(t *testing.T) {
 	}
 }
 
-// shape describes how a type encodes as JSON: a struct by its fields'
-// names, omit options and shapes (embedded structs flattened), other
+// shape describes how a type encodes as JSON, and the Go names callers
+// write: a struct by its fields' JSON and Go names, omit options and
+// shapes (embedded structs flattened), other
 // types by kind; types with their own encoding (time.Time and structs
 // embedding it, json.RawMessage) by name.
 func shape(t reflect.Type, seen map[reflect.Type]bool) string {
@@ -120,7 +122,7 @@ func shape(t reflect.Type, seen map[reflect.Type]bool) string {
 			if name == "" {
 				name = f.Name
 			}
-			fields = append(fields, fmt.Sprintf("%s,%s:%s", name, opts, shape(f.Type, seen)))
+			fields = append(fields, fmt.Sprintf("%s(%s),%s:%s", name, f.Name, opts, shape(f.Type, seen)))
 		}
 	}
 	walk(t)
