@@ -41,8 +41,8 @@ type History struct {
 	SupersededBy    string           `json:"superseded_by,omitempty"`
 	DerivedFrom     []string         `json:"derived_from"`
 	Chain           []HistoryVersion `json:"chain"`
-	// ChainTruncated says the fact has more than MaxChain versions; the
-	// chain holds the first MaxChain the walk reached.
+	// ChainTruncated says the fact has more than 100 versions (query.MaxChain); the
+	// chain holds the first of them the walk reached.
 	ChainTruncated bool `json:"chain_truncated,omitempty"`
 }
 
@@ -104,7 +104,7 @@ type ImportResponse struct {
 	Imported int `json:"imported"`
 	Skipped  int `json:"skipped"`
 	// Redacted counts records stored with a secret redacted, Quarantined
-	// those this import quarantined (see screen).
+	// those this import quarantined (the explicit-memory filters).
 	Redacted    int         `json:"redacted,omitempty"`
 	Quarantined int         `json:"quarantined,omitempty"`
 	Errors      []LineError `json:"errors"`

@@ -26,7 +26,7 @@ type RecallResult struct {
 	Confidence float64       `json:"confidence_factor"`
 	Channel    float64       `json:"channel_factor"`
 	Dampening  float64       `json:"dampening"`
-	// Information is the information prior (see info.go): below 1 for a
+	// Information is the information prior (recall's info.go): below 1 for a
 	// memory with few informative terms.
 	Information float64 `json:"information"`
 	// Expanded says the relevance came from an alternative phrasing
@@ -37,7 +37,7 @@ type RecallResult struct {
 	// ranked by search.
 	KeyMatch bool `json:"key_match,omitempty"`
 	// Rerank is the LLM's judgement in [0, 1] of a reranked result, and
-	// FusedScore its score before the blend (see blendRerank).
+	// FusedScore its score before the blend.
 	Rerank     *float64 `json:"rerank,omitempty"`
 	FusedScore *float64 `json:"fused_score,omitempty"`
 	// TimeFactor multiplies the score for time: a match with the query's
@@ -180,7 +180,7 @@ type RecallTime struct {
 	// span of event times, at least a week.
 	RecencyScaleHours float64 `json:"recency_scale_hours,omitempty"`
 	// RecencyApplied says recency decayed with age: only for a question
-	// about the current state (see currentState); otherwise every
+	// about the current state (recall's currentState); otherwise every
 	// memory's recency is 1.
 	RecencyApplied bool `json:"recency_applied"`
 	// NewerWins says competing memories were ordered newest first.
