@@ -14,7 +14,6 @@ import (
 
 	"github.com/recollect-dev/recollect/pkg/client"
 	"github.com/recollect-dev/recollect/pkg/memory"
-	"github.com/recollect-dev/recollect/pkg/recall"
 )
 
 // Tenant is the tenant the scenario's key is bound to.
@@ -46,20 +45,20 @@ func Suffix(n int) (string, error) {
 // RememberAndRecall posts a turn to ingestURL and polls recall on queryURL
 // (the same URL for a single process) until the turn's preference is the
 // top memory, or ctx ends. poll is the wait between recalls.
-func RememberAndRecall(ctx context.Context, ingestURL, queryURL, key string, poll time.Duration) (recall.Response, error) {
+func RememberAndRecall(ctx context.Context, ingestURL, queryURL, key string, poll time.Duration) (client.RecallResponse, error) {
 	ing := client.New(ingestURL, client.WithAPIKey(key), client.WithTenant(Tenant), client.WithRetries(10))
 	ev := memory.Event{ID: "deploytest-turn-1", Type: memory.EventTurn, SessionID: "s1", Subject: "alice", Role: "user", Content: turn}
 	accepted, err := ing.Ingest(ctx, ev)
 	if err != nil {
-		return recall.Response{}, fmt.Errorf("post the event to %s: %w", ingestURL, err)
+		return client.RecallResponse{}, fmt.Errorf("post the event to %s: %w", ingestURL, err)
 	}
 	if accepted.Accepted != 1 {
-		return recall.Response{}, fmt.Errorf("post the event to %s: accepted %d of 1", ingestURL, accepted.Accepted)
+		return client.RecallResponse{}, fmt.Errorf("post the event to %s: accepted %d of 1", ingestURL, accepted.Accepted)
 	}
 	q := client.New(queryURL, client.WithAPIKey(key), client.WithTenant(Tenant), client.WithRetries(3))
 	var last error
 	for {
-		resp, err := q.Recall(ctx, recall.Request{Query: "how should I indent code?"})
+		resp, err := q.Recall(ctx, client.RecallRequest{Query: "how should I indent code?"})
 		switch {
 		case err != nil:
 			last = fmt.Errorf("recall on %s: %w", queryURL, err)
@@ -72,7 +71,7 @@ func RememberAndRecall(ctx context.Context, ingestURL, queryURL, key string, pol
 		}
 		select {
 		case <-ctx.Done():
-			return recall.Response{}, fmt.Errorf("%w (gave up: %v)", last, ctx.Err())
+			return client.RecallResponse{}, fmt.Errorf("%w (gave up: %v)", last, ctx.Err())
 		case <-time.After(poll):
 		}
 	}

@@ -24,7 +24,6 @@ import (
 	"github.com/recollect-dev/recollect/pkg/client"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/query"
-	"github.com/recollect-dev/recollect/pkg/recall"
 )
 
 // Config sizes a soak.
@@ -236,7 +235,7 @@ func (r *runner) op(ctx context.Context, rng *rand.Rand, n int) {
 		err = r.forget(ctx, 2)
 	default:
 		t0 := time.Now()
-		_, err = r.c.Recall(ctx, recall.Request{Query: "which " + phrase(rng.IntN(max(n, 1))) + " do they prefer?", K: 5})
+		_, err = r.c.Recall(ctx, client.RecallRequest{Query: "which " + phrase(rng.IntN(max(n, 1))) + " do they prefer?", K: 5})
 		if err == nil {
 			d := time.Since(t0)
 			r.mu.Lock()

@@ -16,8 +16,6 @@ import (
 	"github.com/recollect-dev/recollect/pkg/client"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/query"
-	"github.com/recollect-dev/recollect/pkg/recall"
-	"github.com/recollect-dev/recollect/pkg/topics"
 )
 
 // clientFlags are the flags of every command that talks to a server.
@@ -151,7 +149,7 @@ func waitStored(ctx context.Context, c *client.Client, id string, d time.Duratio
 func newRecallCmd() *cobra.Command {
 	var (
 		f   clientFlags
-		req recall.Request
+		req client.RecallRequest
 		typ []string
 	)
 	cmd := &cobra.Command{
@@ -339,8 +337,8 @@ func newTopicsCmd() *cobra.Command {
 		if len(ids) == 0 {
 			fmt.Fprintf(w, "%d memories in %d top-level topics (built %s)\n", resp.Memories, len(resp.Topics), resp.Built.Format(time.RFC3339))
 		}
-		var tree func(nodes []*topics.Node, depth int) error
-		tree = func(nodes []*topics.Node, depth int) error {
+		var tree func(nodes []*client.TopicNode, depth int) error
+		tree = func(nodes []*client.TopicNode, depth int) error {
 			for _, n := range nodes {
 				fmt.Fprintf(w, "%s%s [%d]  %s\n", strings.Repeat("  ", depth), n.Name, n.Size, n.ID)
 				if len(ids) == 0 {

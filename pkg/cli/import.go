@@ -14,7 +14,6 @@ import (
 
 	"github.com/recollect-dev/recollect/pkg/client"
 	"github.com/recollect-dev/recollect/pkg/memory"
-	"github.com/recollect-dev/recollect/pkg/query"
 	"github.com/recollect-dev/recollect/pkg/snapshot"
 )
 
@@ -57,7 +56,7 @@ func newImportCmd() *cobra.Command {
 		defer body.Close()
 		n, bad, err := snapshot.Check(body, maxReportedErrors, time.Now())
 		if err != nil || len(bad) > 0 {
-			return badFile(cmd.ErrOrStderr(), args[0], bad, err)
+			return badFile(cmd.ErrOrStderr(), args[0], lineErrors(bad), err)
 		} else if n == 0 {
 			return fmt.Errorf("%s holds no memories", args[0])
 		}
@@ -68,7 +67,7 @@ func newImportCmd() *cobra.Command {
 		// of an import), part by part.
 		bar := newProgress(cmd.ErrOrStderr(), int64(n), "importing", "memories")
 		resp, err := c.ImportWith(ctx, "", body, client.ImportOptions{PartLines: importPartLines(n),
-			Progress: func(soFar query.ImportResponse) { bar.Set(soFar.Imported + soFar.Skipped) }})
+			Progress: func(soFar client.ImportResponse) { bar.Set(soFar.Imported + soFar.Skipped) }})
 		bar.End()
 		if err != nil {
 			if len(resp.Errors) > 0 {
@@ -140,7 +139,7 @@ func importBody(path, format, namespace string) (seekCloser, error) {
 }
 
 // badFile prints the bad lines and returns the error that stops the import.
-func badFile(w io.Writer, path string, bad []snapshot.LineError, err error) error {
+func badFile(w io.Writer, path string, bad []client.LineError, err error) error {
 	for _, le := range bad {
 		fmt.Fprintf(w, "%s:%s\n", path, le.Error())
 	}
@@ -196,4 +195,13 @@ func withNamespace(path string, r io.Reader, namespace string) (seekCloser, erro
 		return nil, fmt.Errorf("set the namespace of %s: %w", path, err)
 	}
 	return out, nil
+}
+
+// lineErrors are a local check's bad lines as the server reports them.
+func lineErrors(bad []snapshot.LineError) []client.LineError {
+	out := make([]client.LineError, len(bad))
+	for i, e := range bad {
+		out[i] = client.LineError{Line: e.Line, Field: e.Field, Message: e.Message}
+	}
+	return out
 }

@@ -5,12 +5,12 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/recollect-dev/recollect/pkg/erase"
+	"github.com/recollect-dev/recollect/pkg/client"
 )
 
 // writeReceipt prints an erasure receipt: its state, then one line per
 // place.
-func writeReceipt(w io.Writer, rc erase.Receipt) error {
+func writeReceipt(w io.Writer, rc client.ErasureReceipt) error {
 	fmt.Fprintf(w, "erasure %s: %s\n", rc.ID, rc.State)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PLACE\tSTATE\tERASED\tNOTE")

@@ -20,7 +20,6 @@ import (
 	"github.com/recollect-dev/recollect/pkg/embedder"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/query"
-	"github.com/recollect-dev/recollect/pkg/recall"
 )
 
 // startAppOn runs every module on dir; the returned stop ends it.
@@ -97,7 +96,7 @@ func TestReindexCommandMovesTenantToNewModel(t *testing.T) {
 	}
 	findsAll := func() error {
 		for word, content := range facts {
-			resp, err := c.Recall(ctx, recall.Request{Tenant: "acme", Query: word})
+			resp, err := c.Recall(ctx, client.RecallRequest{Tenant: "acme", Query: word})
 			if err != nil {
 				return fmt.Errorf("recall %q: %w", word, err)
 			}

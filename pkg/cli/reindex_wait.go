@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/recollect-dev/recollect/pkg/client"
-	"github.com/recollect-dev/recollect/pkg/query"
 )
 
 // reindexPoll is how often `recollect reindex --wait` reads the state.
@@ -25,7 +24,7 @@ type reindexWait struct {
 // waitReindex polls the tenant's reindex state until request id is done
 // (its state returned) or failed (an error naming the reason). A newer
 // request superseding id is followed instead: it moves the same memories.
-func waitReindex(ctx context.Context, c *client.Client, tenant, id string, o reindexWait) (query.ReindexStatus, error) {
+func waitReindex(ctx context.Context, c *client.Client, tenant, id string, o reindexWait) (client.ReindexStatus, error) {
 	if o.limit > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, o.limit)

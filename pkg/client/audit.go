@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/recollect-dev/recollect/pkg/query"
+	"github.com/recollect-dev/recollect/pkg/api"
 )
 
 // AuditOptions select entries of GET /v1/audit; empty fields mean any.
@@ -23,7 +23,7 @@ type AuditOptions struct {
 }
 
 // AuditResponse is the tenant's audit entries, newest first.
-type AuditResponse = query.AuditResponse
+type AuditResponse = api.AuditResponse
 
 // Audit reads the consolidation audit log: every operation an epoch
 // applied or refused, with the memories before and after.

@@ -14,7 +14,6 @@ import (
 	"github.com/recollect-dev/recollect/pkg/client/clienttest"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/query"
-	"github.com/recollect-dev/recollect/pkg/recall"
 )
 
 const wait = 60 * time.Second
@@ -46,7 +45,7 @@ func TestClient(t *testing.T) {
 			t.Fatalf("ingest answered %+v", resp)
 		}
 		clienttest.Eventually(t, wait, "recall the tabs preference", func() error {
-			r, err := c.Recall(ctx, recall.Request{Query: "how should I indent code?"})
+			r, err := c.Recall(ctx, client.RecallRequest{Query: "how should I indent code?"})
 			if err != nil {
 				return err
 			}
@@ -59,7 +58,7 @@ func TestClient(t *testing.T) {
 			return nil
 		})
 		// The default tenant is only a default: another tenant sees nothing.
-		r, err := c.Recall(ctx, recall.Request{Tenant: "globex", Query: "how should I indent code?"})
+		r, err := c.Recall(ctx, client.RecallRequest{Tenant: "globex", Query: "how should I indent code?"})
 		if err != nil || len(r.Memories) != 0 {
 			t.Fatalf("tenant globex recalled %d memories (%v)", len(r.Memories), err)
 		}
@@ -234,7 +233,7 @@ func TestClient(t *testing.T) {
 	})
 
 	t.Run("errors carry the server's field and code", func(t *testing.T) {
-		_, err := c.Recall(ctx, recall.Request{Query: "  "})
+		_, err := c.Recall(ctx, client.RecallRequest{Query: "  "})
 		var apiErr *client.Error
 		if !errors.As(err, &apiErr) || apiErr.Status != http.StatusBadRequest || apiErr.Field != "query" || apiErr.Code != "invalid_request" ||
 			!errors.Is(err, client.ErrInvalid) || !strings.Contains(err.Error(), "POST /v1/recall answered 400") {

@@ -2,9 +2,16 @@
 // recall, context, resume, topics, consolidation, memory inspection and
 // deletion, and stats.
 //
-// Request and response types are the server's own (pkg/query, pkg/recall,
-// pkg/ingest, pkg/memory); only the endpoints that have no server type yet
-// (context, resume, learn and consolidate answers) are declared here.
+// The client is only a client: it depends on pkg/api (the wire types, which
+// the server uses too), pkg/memory and the export format (pkg/snapshot),
+// never on the server's packages, NATS, Prometheus or OpenTelemetry
+// (TestOnlyAClient checks it). The wire types are aliased here under the
+// client's names (RecallRequest, LearnRequest, Memory, Event, ...), so one
+// import learns and recalls:
+//
+//	c := client.New("http://127.0.0.1:7700", client.WithTenant("acme"))
+//	c.Remember(ctx, client.Remember{Content: "Alice prefers tabs"})
+//	resp, err := c.Recall(ctx, client.RecallRequest{Query: "tabs or spaces?"})
 //
 // Tenancy: a request's empty tenant and namespace are filled from
 // WithTenant and WithNamespace; when neither names one the server decides

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/recollect-dev/recollect/pkg/ingest"
+	"github.com/recollect-dev/recollect/pkg/api"
 	"github.com/recollect-dev/recollect/pkg/memory"
 )
 
@@ -16,11 +16,11 @@ import (
 // safe. Events without a tenant or namespace get the client's defaults.
 // The answer sums the batches; on an error, the batches before it were
 // accepted.
-func (c *Client) Ingest(ctx context.Context, events ...memory.Event) (ingest.Response, error) {
+func (c *Client) Ingest(ctx context.Context, events ...memory.Event) (api.EventsResponse, error) {
 	if len(events) == 0 {
-		return ingest.Response{}, errors.New("ingest: no events")
+		return api.EventsResponse{}, errors.New("ingest: no events")
 	}
-	out := ingest.Response{IDs: make([]string, 0, len(events))}
+	out := api.EventsResponse{IDs: make([]string, 0, len(events))}
 	for start := 0; start < len(events); start += memory.MaxEventsBatch {
 		batch := make([]memory.Event, min(memory.MaxEventsBatch, len(events)-start))
 		copy(batch, events[start:])
@@ -28,7 +28,7 @@ func (c *Client) Ingest(ctx context.Context, events ...memory.Event) (ingest.Res
 			batch[i].Tenant = c.tenantOr(batch[i].Tenant)
 			batch[i].Namespace = c.namespaceOr(batch[i].Namespace)
 		}
-		var resp ingest.Response
+		var resp api.EventsResponse
 		err := c.do(ctx, call{method: http.MethodPost, path: "/v1/events", body: map[string]any{"events": batch}, out: &resp, idempotent: true})
 		if err != nil {
 			return out, fmt.Errorf("ingest events %d-%d of %d: %w", start, start+len(batch)-1, len(events), err)

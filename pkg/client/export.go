@@ -11,13 +11,13 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/recollect-dev/recollect/pkg/api"
 	"github.com/recollect-dev/recollect/pkg/memory"
-	"github.com/recollect-dev/recollect/pkg/query"
 	"github.com/recollect-dev/recollect/pkg/snapshot"
 )
 
 // ImportChunkBytes bounds one POST /v1/import of Import: well under the
-// server's query.MaxImportBytes.
+// server's import limit (32 MiB).
 const ImportChunkBytes = 8 << 20
 
 // ExportOptions select what Export streams.
@@ -59,12 +59,12 @@ func (c *Client) Export(ctx context.Context, opts ExportOptions, fn func(memory.
 		}
 		n++
 	}
-	if msg := resp.Trailer.Get(query.ExportErrorTrailer); msg != "" {
+	if msg := resp.Trailer.Get(api.ExportErrorTrailer); msg != "" {
 		return n, fmt.Errorf("export memories: the server stopped after %d: %s", n, msg)
 	}
-	sent, err := strconv.Atoi(resp.Trailer.Get(query.ExportCountTrailer))
+	sent, err := strconv.Atoi(resp.Trailer.Get(api.ExportCountTrailer))
 	if err != nil || sent != n {
-		return n, fmt.Errorf("export memories: stream truncated after %d memories (server count %q)", n, resp.Trailer.Get(query.ExportCountTrailer))
+		return n, fmt.Errorf("export memories: stream truncated after %d memories (server count %q)", n, resp.Trailer.Get(api.ExportCountTrailer))
 	}
 	return n, nil
 }
@@ -77,7 +77,7 @@ func (c *Client) Export(ctx context.Context, opts ExportOptions, fn func(memory.
 // Parts before it stay imported; importing the same stream again is safe.
 // Check the stream first (snapshot.Check) to make the whole import all or
 // nothing.
-func (c *Client) Import(ctx context.Context, tenant string, r io.Reader) (query.ImportResponse, error) {
+func (c *Client) Import(ctx context.Context, tenant string, r io.Reader) (api.ImportResponse, error) {
 	return c.ImportWith(ctx, tenant, r, ImportOptions{})
 }
 
@@ -88,13 +88,13 @@ type ImportOptions struct {
 	PartLines int
 	// Progress, when set, is called after each part the server stored,
 	// with the totals so far.
-	Progress func(soFar query.ImportResponse)
+	Progress func(soFar api.ImportResponse)
 }
 
 // ImportWith is Import with options: parts of at most opts.PartLines lines,
 // and opts.Progress told after each part.
-func (c *Client) ImportWith(ctx context.Context, tenant string, r io.Reader, opts ImportOptions) (query.ImportResponse, error) {
-	total := query.ImportResponse{Errors: []snapshot.LineError{}}
+func (c *Client) ImportWith(ctx context.Context, tenant string, r io.Reader, opts ImportOptions) (api.ImportResponse, error) {
+	total := api.ImportResponse{Errors: []api.LineError{}}
 	br := bufio.NewReaderSize(r, 64<<10)
 	var part bytes.Buffer
 	first, line := 1, 0 // first line of the part, last line read
@@ -140,10 +140,10 @@ func (c *Client) ImportWith(ctx context.Context, tenant string, r io.Reader, opt
 
 // importPart sends one part whose first line is line offset+1 of the
 // input, renumbering the lines of a rejection.
-func (c *Client) importPart(ctx context.Context, tenant string, body []byte, offset int) (query.ImportResponse, error) {
+func (c *Client) importPart(ctx context.Context, tenant string, body []byte, offset int) (api.ImportResponse, error) {
 	cl := call{method: http.MethodPost, path: "/v1/import", query: tenantQuery(c.tenantOr(tenant)), idempotent: true}
-	resp, err := c.send(ctx, cl, snapshot.ContentType, body)
-	var out query.ImportResponse
+	resp, err := c.send(ctx, cl, api.NDJSONContentType, body)
+	var out api.ImportResponse
 	var apiErr *Error
 	if errors.As(err, &apiErr) && apiErr.Status == http.StatusBadRequest && apiErr.body != nil {
 		if json.Unmarshal(apiErr.body, &out) == nil {

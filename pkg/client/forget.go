@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/recollect-dev/recollect/pkg/erase"
+	"github.com/recollect-dev/recollect/pkg/api"
 	"github.com/recollect-dev/recollect/pkg/memory"
 )
 
@@ -28,7 +28,7 @@ type ForgetResponse struct {
 	Deleted []string `json:"deleted"`
 	Count   int      `json:"count"`
 	// Receipt is a subject purge's erasure receipt.
-	Receipt *erase.Receipt `json:"receipt,omitempty"`
+	Receipt *api.ErasureReceipt `json:"receipt,omitempty"`
 }
 
 // Forget deletes a memory by id, every memory with a key, or everything

@@ -11,7 +11,6 @@ import (
 	"github.com/recollect-dev/recollect/pkg/client"
 	"github.com/recollect-dev/recollect/pkg/client/clienttest"
 	"github.com/recollect-dev/recollect/pkg/memory"
-	"github.com/recollect-dev/recollect/pkg/query"
 	"github.com/recollect-dev/recollect/pkg/store/storetest"
 )
 
@@ -28,7 +27,7 @@ func TestImportReportsStoredParts(t *testing.T) {
 	}
 	var seen []int
 	resp, err := c.ImportWith(context.Background(), "acme", bytes.NewReader(encode(t, mems)), client.ImportOptions{PartLines: 2,
-		Progress: func(soFar query.ImportResponse) { seen = append(seen, soFar.Imported+soFar.Skipped) }})
+		Progress: func(soFar client.ImportResponse) { seen = append(seen, soFar.Imported+soFar.Skipped) }})
 	if err != nil || resp.Imported != 5 {
 		t.Fatalf("import: %+v %v", resp, err)
 	}

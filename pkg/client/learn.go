@@ -8,20 +8,20 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/recollect-dev/recollect/pkg/api"
 	"github.com/recollect-dev/recollect/pkg/memory"
-	"github.com/recollect-dev/recollect/pkg/query"
 )
 
 // LearnResponse is the answer of POST /v1/memories: the event id and the id
 // the memory will have once stored; with req.Wait, the stored memory too.
-type LearnResponse = query.LearnResponse
+type LearnResponse = api.LearnResponse
 
 // Learn stores an explicit memory (POST /v1/memories). It is queued, not
 // stored, when Learn returns, unless req.Wait: then the answer carries the
 // stored memory (or Stored false if req.Timeout ran out first). Otherwise
 // GetMemory(resp.MemoryID) finds it a moment later. A missing req.ID is filled in before the first attempt so that a
 // resend is the same event.
-func (c *Client) Learn(ctx context.Context, req query.LearnRequest) (LearnResponse, error) {
+func (c *Client) Learn(ctx context.Context, req api.LearnRequest) (LearnResponse, error) {
 	if req.ID == "" {
 		req.ID = uuid.NewString()
 	}
@@ -68,7 +68,7 @@ func (c *Client) Episode(ctx context.Context, ep Episode) (LearnResponse, error)
 		content += " Outcome: " + o
 		tags = append(tags, truncate("outcome:"+memory.NormalizeKey(o), memory.MaxTagChars))
 	}
-	return c.Learn(ctx, query.LearnRequest{Tenant: ep.Tenant, Namespace: ep.Namespace, Subject: ep.Subject, SessionID: ep.SessionID,
+	return c.Learn(ctx, api.LearnRequest{Tenant: ep.Tenant, Namespace: ep.Namespace, Subject: ep.Subject, SessionID: ep.SessionID,
 		MemoryInput: memory.MemoryInput{Content: content, Domain: ep.Domain, Type: memory.TypeEpisode, Kind: memory.KindEpisodic,
 			Importance: ep.Importance, Tags: tags, Scope: ep.Scope}})
 }
@@ -110,7 +110,7 @@ func (c *Client) Procedure(ctx context.Context, p Procedure) (LearnResponse, err
 	if n == 0 {
 		return LearnResponse{}, &memory.FieldError{Field: "steps", Reason: "needs at least one step"}
 	}
-	return c.Learn(ctx, query.LearnRequest{Tenant: p.Tenant, Namespace: p.Namespace, Subject: p.Subject,
+	return c.Learn(ctx, api.LearnRequest{Tenant: p.Tenant, Namespace: p.Namespace, Subject: p.Subject,
 		MemoryInput: memory.MemoryInput{Key: truncate("procedure/"+memory.NormalizeKey(name), memory.MaxKeyChars), Content: b.String(), Domain: p.Domain, Type: memory.TypeProcedure,
 			Kind: memory.KindProcedural, Importance: p.Importance, Tags: append([]string{"procedure"}, p.Tags...), Scope: p.Scope}})
 }

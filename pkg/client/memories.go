@@ -9,9 +9,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/recollect-dev/recollect/pkg/erase"
+	"github.com/recollect-dev/recollect/pkg/api"
 	"github.com/recollect-dev/recollect/pkg/memory"
-	"github.com/recollect-dev/recollect/pkg/query"
 )
 
 // ListOptions select a page of GET /v1/memories.
@@ -31,7 +30,7 @@ type ListOptions struct {
 
 // ListMemories returns one page of the tenant's memories in id order; Next
 // is set when there are more.
-func (c *Client) ListMemories(ctx context.Context, opts ListOptions) (query.ListResponse, error) {
+func (c *Client) ListMemories(ctx context.Context, opts ListOptions) (api.ListResponse, error) {
 	q := tenantQuery(c.tenantOr(opts.Tenant))
 	if opts.Namespace != "" {
 		q.Set("namespace", opts.Namespace)
@@ -57,7 +56,7 @@ func (c *Client) ListMemories(ctx context.Context, opts ListOptions) (query.List
 	if !opts.KnownAt.IsZero() {
 		q.Set("known_at", opts.KnownAt.Format(time.RFC3339Nano))
 	}
-	var resp query.ListResponse
+	var resp api.ListResponse
 	if err := c.do(ctx, call{method: http.MethodGet, path: "/v1/memories", query: q, out: &resp, idempotent: true}); err != nil {
 		return resp, fmt.Errorf("list memories: %w", err)
 	}
@@ -118,29 +117,29 @@ func (c *Client) PurgeSubject(ctx context.Context, tenant, subject string) (int,
 // Purge is PurgeSubject with the whole answer: the count and the erasure
 // receipt, which says per place (store files, audit log, streams, topics,
 // caches) what was erased; read it again with Erasure until Done.
-func (c *Client) Purge(ctx context.Context, tenant, subject string) (query.DeleteResponse, error) {
+func (c *Client) Purge(ctx context.Context, tenant, subject string) (api.DeleteResponse, error) {
 	q := tenantQuery(c.tenantOr(tenant))
 	q.Set("subject", subject)
-	var resp query.DeleteResponse
+	var resp api.DeleteResponse
 	if err := c.do(ctx, call{method: http.MethodDelete, path: "/v1/memories", query: q, out: &resp, idempotent: true}); err != nil {
-		return query.DeleteResponse{}, fmt.Errorf("purge subject %q: %w", subject, err)
+		return api.DeleteResponse{}, fmt.Errorf("purge subject %q: %w", subject, err)
 	}
 	return resp, nil
 }
 
 // Erasure reads a purge's receipt (GET /v1/erasures/{id}); an unknown id
 // is ErrNotFound.
-func (c *Client) Erasure(ctx context.Context, tenant, id string) (erase.Receipt, error) {
-	var rc erase.Receipt
+func (c *Client) Erasure(ctx context.Context, tenant, id string) (api.ErasureReceipt, error) {
+	var rc api.ErasureReceipt
 	if err := c.do(ctx, call{method: http.MethodGet, path: "/v1/erasures/" + url.PathEscape(id), query: tenantQuery(c.tenantOr(tenant)), out: &rc, idempotent: true}); err != nil {
-		return erase.Receipt{}, fmt.Errorf("read erasure %s: %w", id, err)
+		return api.ErasureReceipt{}, fmt.Errorf("read erasure %s: %w", id, err)
 	}
 	return rc, nil
 }
 
 // WaitErasure reads the receipt every interval until it is done or ctx
 // ends (then the last receipt read, and ctx's error).
-func (c *Client) WaitErasure(ctx context.Context, tenant string, rc erase.Receipt, interval time.Duration) (erase.Receipt, error) {
+func (c *Client) WaitErasure(ctx context.Context, tenant string, rc api.ErasureReceipt, interval time.Duration) (api.ErasureReceipt, error) {
 	for !rc.Done() {
 		select {
 		case <-ctx.Done():

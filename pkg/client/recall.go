@@ -7,18 +7,16 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/recollect-dev/recollect/pkg/query"
-	"github.com/recollect-dev/recollect/pkg/recall"
-	"github.com/recollect-dev/recollect/pkg/usage"
+	"github.com/recollect-dev/recollect/pkg/api"
 )
 
 // Recall ranks the tenant's memories for a query (POST /v1/recall): the
 // ranked memories with every part of their score, and the prompt-ready
 // "Recalled Context" block.
-func (c *Client) Recall(ctx context.Context, req recall.Request) (recall.Response, error) {
+func (c *Client) Recall(ctx context.Context, req api.RecallRequest) (api.RecallResponse, error) {
 	req.Tenant = c.tenantOr(req.Tenant)
 	req.Namespace = c.namespaceOr(req.Namespace)
-	var resp recall.Response
+	var resp api.RecallResponse
 	if err := c.do(ctx, call{method: http.MethodPost, path: "/v1/recall", body: req, out: &resp, idempotent: true}); err != nil {
 		return resp, fmt.Errorf("recall %q: %w", req.Query, err)
 	}
@@ -27,9 +25,9 @@ func (c *Client) Recall(ctx context.Context, req recall.Request) (recall.Respons
 
 // Topics returns the tenant's topic tree, or the topics named by req.IDs
 // and, in Details, their memories (POST /v1/topics).
-func (c *Client) Topics(ctx context.Context, req query.TopicsRequest) (query.TopicsResponse, error) {
+func (c *Client) Topics(ctx context.Context, req api.TopicsRequest) (api.TopicsResponse, error) {
 	req.Tenant = c.tenantOr(req.Tenant)
-	var resp query.TopicsResponse
+	var resp api.TopicsResponse
 	if err := c.do(ctx, call{method: http.MethodPost, path: "/v1/topics", body: req, out: &resp, idempotent: true}); err != nil {
 		return resp, fmt.Errorf("topics: %w", err)
 	}
@@ -37,12 +35,12 @@ func (c *Client) Topics(ctx context.Context, req query.TopicsRequest) (query.Top
 }
 
 // ConsolidateResponse is the answer of POST /v1/consolidate.
-type ConsolidateResponse = query.ConsolidateResponse
+type ConsolidateResponse = api.ConsolidateResponse
 
 // Consolidate asks for a consolidation epoch of the tenant (POST
 // /v1/consolidate). It runs asynchronously; the call is never retried
 // because each one requests a new epoch.
-func (c *Client) Consolidate(ctx context.Context, req query.ConsolidateRequest) (ConsolidateResponse, error) {
+func (c *Client) Consolidate(ctx context.Context, req api.ConsolidateRequest) (ConsolidateResponse, error) {
 	req.Tenant = c.tenantOr(req.Tenant)
 	var resp ConsolidateResponse
 	if err := c.do(ctx, call{method: http.MethodPost, path: "/v1/consolidate", body: req, out: &resp}); err != nil {
@@ -53,8 +51,8 @@ func (c *Client) Consolidate(ctx context.Context, req query.ConsolidateRequest) 
 
 // Stats counts the tenant's memories by domain, type, kind and layer (GET
 // /v1/stats).
-func (c *Client) Stats(ctx context.Context, tenant string) (query.Stats, error) {
-	var resp query.Stats
+func (c *Client) Stats(ctx context.Context, tenant string) (api.Stats, error) {
+	var resp api.Stats
 	if err := c.do(ctx, call{method: http.MethodGet, path: "/v1/stats", query: tenantQuery(c.tenantOr(tenant)), out: &resp, idempotent: true}); err != nil {
 		return resp, fmt.Errorf("stats: %w", err)
 	}
@@ -72,12 +70,12 @@ func tenantQuery(tenant string) url.Values {
 // Usage reads the model usage totals per component and model
 // (GET /v1/usage): tenant "" is every tenant for an admin key or a server
 // without keys, a tenant key's own otherwise; since 0 is everything.
-func (c *Client) Usage(ctx context.Context, tenant string, since time.Duration) ([]usage.Total, error) {
+func (c *Client) Usage(ctx context.Context, tenant string, since time.Duration) ([]api.UsageTotal, error) {
 	q := tenantQuery(tenant)
 	if since > 0 {
 		q.Set("since", since.String())
 	}
-	var resp query.UsageResponse
+	var resp api.UsageResponse
 	if err := c.do(ctx, call{method: http.MethodGet, path: "/v1/usage", query: q, out: &resp, idempotent: true}); err != nil {
 		return nil, fmt.Errorf("usage: %w", err)
 	}

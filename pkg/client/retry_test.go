@@ -14,7 +14,6 @@ import (
 	"github.com/recollect-dev/recollect/pkg/client/clienttest"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/query"
-	"github.com/recollect-dev/recollect/pkg/recall"
 )
 
 const (
@@ -93,7 +92,7 @@ func TestAPIKeys(t *testing.T) {
 			t.Fatalf("acme stats %+v (%v)", st, err)
 		}
 		globex := New(base, WithAPIKey(globexKey))
-		if r, err := globex.Recall(ctx, recall.Request{Query: "build server"}); err != nil || len(r.Memories) != 0 {
+		if r, err := globex.Recall(ctx, RecallRequest{Query: "build server"}); err != nil || len(r.Memories) != 0 {
 			t.Fatalf("globex recalled %d memories (%v)", len(r.Memories), err)
 		}
 		_, err = globex.Stats(ctx, "acme")

@@ -6,14 +6,14 @@ import (
 	"net/http"
 	"net/url"
 
-	"github.com/recollect-dev/recollect/pkg/promptctx"
+	"github.com/recollect-dev/recollect/pkg/api"
 )
 
 // ContextRequest is the body of POST /v1/context; the server's type.
-type ContextRequest = promptctx.ContextRequest
+type ContextRequest = api.ContextRequest
 
 // ContextResponse is the assembled context with its layers and memories.
-type ContextResponse = promptctx.ContextResponse
+type ContextResponse = api.ContextResponse
 
 // Context assembles a prompt-ready context (POST /v1/context). A server
 // without the endpoint answers 404 (errors.Is(err, ErrNotFound)).
@@ -36,10 +36,10 @@ type ResumeRequest struct {
 
 // ResumeTopic is one entry of the resume's topic index; drill down with
 // Topics(ids).
-type ResumeTopic = promptctx.TopicSummary
+type ResumeTopic = api.TopicSummary
 
 // ResumeResponse is what an agent needs to pick up where it left off.
-type ResumeResponse = promptctx.ResumeResponse
+type ResumeResponse = api.ResumeResponse
 
 // Resume fetches the session-recovery summary (GET /v1/resume). A server
 // without the endpoint answers 404 (errors.Is(err, ErrNotFound)).

@@ -8,7 +8,6 @@ import (
 
 	"github.com/recollect-dev/recollect/pkg/app"
 	"github.com/recollect-dev/recollect/pkg/client/clienttest"
-	"github.com/recollect-dev/recollect/pkg/recall"
 )
 
 // TestStoreDownIsRetried503 runs the query and ingest modules over the
@@ -22,7 +21,7 @@ func TestStoreDownIsRetried503(t *testing.T) {
 	ctx := context.Background()
 	for name, call := range map[string]func(*Client) error{
 		"recall": func(c *Client) error {
-			_, err := c.Recall(ctx, recall.Request{Tenant: "acme", Query: "tabs"})
+			_, err := c.Recall(ctx, RecallRequest{Tenant: "acme", Query: "tabs"})
 			return err
 		},
 		"list": func(c *Client) error {

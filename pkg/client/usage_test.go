@@ -12,7 +12,6 @@ import (
 	"github.com/recollect-dev/recollect/pkg/client/clienttest"
 	"github.com/recollect-dev/recollect/pkg/embed/minilm"
 	"github.com/recollect-dev/recollect/pkg/memory"
-	"github.com/recollect-dev/recollect/pkg/recall"
 	"github.com/recollect-dev/recollect/pkg/store/storetest"
 	"github.com/recollect-dev/recollect/pkg/usage"
 )
@@ -33,7 +32,7 @@ func TestUsageFromServer(t *testing.T) {
 		return usage.Total{}
 	}
 
-	if _, err := c.Recall(ctx, recall.Request{Query: "how should I indent Go code?", Dry: true}); err != nil {
+	if _, err := c.Recall(ctx, client.RecallRequest{Query: "how should I indent Go code?", Dry: true}); err != nil {
 		t.Fatal(err)
 	}
 	var before usage.Total

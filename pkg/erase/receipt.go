@@ -1,6 +1,10 @@
 package erase
 
-import "time"
+import (
+	"time"
+
+	"github.com/recollect-dev/recollect/pkg/api"
+)
 
 // States of a receipt and of each place in it.
 const (
@@ -27,12 +31,7 @@ type Receipt struct {
 // PlaceReceipt is one place's part: Erased counts what it removed or
 // rewrote there (memories, entries, messages, objects), Note says what was
 // counted or why nothing could be.
-type PlaceReceipt struct {
-	Place  string `json:"place"`
-	State  string `json:"state"`
-	Erased int    `json:"erased"`
-	Note   string `json:"note,omitempty"`
-}
+type PlaceReceipt = api.ErasurePlace
 
 // Done reports whether no place is pending.
 func (r Receipt) Done() bool { return r.State != StateRunning }

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/recollect-dev/recollect/pkg/api"
 	"io"
 	"log/slog"
 	"net/http"
@@ -92,10 +93,7 @@ func New(cfg Config, pub Publisher, reg prometheus.Registerer, log *slog.Logger,
 }
 
 // Response is the body of a successful POST /v1/events.
-type Response struct {
-	Accepted int      `json:"accepted"`
-	IDs      []string `json:"ids"`
-}
+type Response = api.EventsResponse
 
 // envelope is either form of the body: one event, or {"events": [...]}.
 // Decoding it once (strictly) and each batch element once more is two

@@ -13,7 +13,6 @@ import (
 	"github.com/recollect-dev/recollect/pkg/client"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/query"
-	"github.com/recollect-dev/recollect/pkg/recall"
 )
 
 // RecallInput is memory_recall's input.
@@ -47,10 +46,10 @@ type RecallOutput struct {
 }
 
 func (t *tools) recall(ctx context.Context, req *mcp.CallToolRequest, in RecallInput) (*mcp.CallToolResult, RecallOutput, error) {
-	var asOf, knownAt recall.Instant
+	var asOf, knownAt client.Instant
 	for _, tv := range []struct {
 		field, v string
-		to       *recall.Instant
+		to       *client.Instant
 	}{{"as_of", in.AsOf, &asOf}, {"known_at", in.KnownAt, &knownAt}} {
 		if tv.v == "" {
 			continue
@@ -59,10 +58,10 @@ func (t *tools) recall(ctx context.Context, req *mcp.CallToolRequest, in RecallI
 		if err != nil {
 			return nil, RecallOutput{}, fmt.Errorf("invalid %s: must be an RFC 3339 time such as 2023-05-07T18:30:00Z (got %q)", tv.field, tv.v)
 		}
-		*tv.to = recall.At(at)
+		*tv.to = client.At(at)
 	}
-	resp, err := t.clientFor(req).Recall(ctx, recall.Request{Query: in.Query, Key: in.Key, K: in.K, PerDomain: in.PerDomain, Namespace: in.Namespace, Expand: in.Expand, Rerank: in.Rerank, AsOf: asOf, KnownAt: knownAt,
-		Filters: recall.Filters{Domains: in.Domains, Types: in.Types, Tags: in.Tags, IncludeArchived: in.IncludeArchived,
+	resp, err := t.clientFor(req).Recall(ctx, client.RecallRequest{Query: in.Query, Key: in.Key, K: in.K, PerDomain: in.PerDomain, Namespace: in.Namespace, Expand: in.Expand, Rerank: in.Rerank, AsOf: asOf, KnownAt: knownAt,
+		Filters: client.RecallFilters{Domains: in.Domains, Types: in.Types, Tags: in.Tags, IncludeArchived: in.IncludeArchived,
 			IncludeSuperseded: in.IncludeSuperseded, IncludeQuarantined: in.IncludeQuarantined, FilePath: in.FilePath}})
 	if err != nil {
 		return nil, RecallOutput{}, explain(err)

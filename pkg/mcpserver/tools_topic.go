@@ -7,8 +7,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/recollect-dev/recollect/pkg/client"
 	"github.com/recollect-dev/recollect/pkg/query"
-	"github.com/recollect-dev/recollect/pkg/topics"
 )
 
 // Bounds on what memory_topic returns, to keep a model's context small.
@@ -87,7 +87,7 @@ func (t *tools) topic(ctx context.Context, req *mcp.CallToolRequest, in TopicInp
 }
 
 // flatten lists the tree parents first, up to maxIndexEntries.
-func flatten(nodes []*topics.Node, depth int, parent string, out *[]TopicEntry) {
+func flatten(nodes []*client.TopicNode, depth int, parent string, out *[]TopicEntry) {
 	for _, n := range nodes {
 		if len(*out) >= maxIndexEntries {
 			return

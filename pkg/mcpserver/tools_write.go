@@ -8,7 +8,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/recollect-dev/recollect/pkg/client"
-	"github.com/recollect-dev/recollect/pkg/erase"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/query"
 )
@@ -98,9 +97,9 @@ type ForgetInput struct {
 // ForgetOutput lists what was deleted (a subject's purge only counts, and
 // adds its erasure receipt).
 type ForgetOutput struct {
-	Deleted []string       `json:"deleted"`
-	Count   int            `json:"count"`
-	Receipt *erase.Receipt `json:"receipt,omitempty"`
+	Deleted []string               `json:"deleted"`
+	Count   int                    `json:"count"`
+	Receipt *client.ErasureReceipt `json:"receipt,omitempty"`
 }
 
 func (t *tools) forget(ctx context.Context, req *mcp.CallToolRequest, in ForgetInput) (*mcp.CallToolResult, ForgetOutput, error) {

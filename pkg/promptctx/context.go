@@ -3,6 +3,7 @@ package promptctx
 import (
 	"context"
 	"fmt"
+	"github.com/recollect-dev/recollect/pkg/api"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -36,32 +37,10 @@ const (
 )
 
 // ContextResponse is the answer of POST /v1/context.
-type ContextResponse struct {
-	Context string `json:"context"`
-	// Tokens is the exact count of Context, never more than Budget.
-	Tokens    int    `json:"tokens"`
-	Budget    int    `json:"budget"`
-	Tokenizer string `json:"tokenizer,omitempty"`
-	// Layers holds each layer's tokens (its section counted alone); their
-	// sum is never more than Budget either.
-	Layers map[string]int `json:"layers"`
-	// Memories lists what the block holds, layer by layer, in block order.
-	Memories []Included `json:"memories"`
-}
+type ContextResponse = api.ContextResponse
 
 // Included is one memory in a context block.
-type Included struct {
-	Layer string `json:"layer"`
-	// Score is what ordered the memory within its layer.
-	Score float64 `json:"score"`
-	// Relevance is recall's score when recall found the memory.
-	Relevance float64 `json:"relevance,omitempty"`
-	// ScopeMatch is set when one of the memory's scope globs matched the
-	// request's file path.
-	ScopeMatch bool          `json:"scope_match,omitempty"`
-	Tokens     int           `json:"tokens"`
-	Memory     memory.Memory `json:"memory"`
-}
+type Included = api.IncludedMemory
 
 // Context assembles the context block for a request. It reads the store
 // and runs recall, and writes nothing.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/recollect-dev/recollect/pkg/api"
 	"slices"
 	"strings"
 	"sync"
@@ -34,28 +35,10 @@ const TriggerPrefix = "trigger:"
 
 // TopicSummary is one leaf topic in resume's index; POST /v1/topics with its
 // id drills into it.
-type TopicSummary struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-	// Size counts the topic's memories that the request's namespaces hold.
-	Size int `json:"size"`
-}
+type TopicSummary = api.TopicSummary
 
 // ResumeResponse is the answer of GET /v1/resume (003 §7).
-type ResumeResponse struct {
-	Core     []memory.Memory `json:"core"`
-	Recent   []memory.Memory `json:"recent"`
-	Topics   []TopicSummary  `json:"topics"`
-	Triggers []string        `json:"triggers"`
-	// Text is the four sections as one prompt text; Tokens its exact count.
-	Text     string         `json:"text"`
-	Tokens   int            `json:"tokens"`
-	Budget   int            `json:"budget"`
-	Sections map[string]int `json:"sections"`
-	// Compressed names the sections the LLM summarised to fit their
-	// budget; Core and Recent then list the memories the summary covers.
-	Compressed []string `json:"compressed,omitempty"`
-}
+type ResumeResponse = api.ResumeResponse
 
 // Resume assembles session-recovery context: Core memories by weight,
 // Recent non-core memories newest first (those written within the last

@@ -76,7 +76,7 @@ func TestResumeSections(t *testing.T) {
 	if got, want := texts(resp.Recent), []string{"Started migrating invoices to the new schema.", "The invoices migration needs a backfill job.", "Refund emails now go through the notifications service."}; !slices.Equal(got, want) {
 		t.Errorf("recent %q, want %q (session s1 first, then newest)", got, want)
 	}
-	if want := []TopicSummary{{"tinvoices", "Invoice \"migration\"", 2}, {"trefunds", "Refunds", 1}}; !slices.Equal(resp.Topics, want) {
+	if want := []TopicSummary{{ID: "tinvoices", Name: "Invoice \"migration\"", Size: 2}, {ID: "trefunds", Name: "Refunds", Size: 1}}; !slices.Equal(resp.Topics, want) {
 		t.Errorf("topics %+v, want %+v (leaves, counted in the request's namespaces)", resp.Topics, want)
 	}
 	if want := []string{"deploy", "git-push", "lint"}; !slices.Equal(resp.Triggers, want) {

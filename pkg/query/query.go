@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/recollect-dev/recollect/pkg/api"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -191,9 +192,7 @@ func (q *Query) tenant(w http.ResponseWriter, r *http.Request, requested string)
 }
 
 // ConsolidateRequest is the body of POST /v1/consolidate.
-type ConsolidateRequest struct {
-	Tenant string `json:"tenant,omitempty"`
-}
+type ConsolidateRequest = api.ConsolidateRequest
 
 func (q *Query) consolidate(w http.ResponseWriter, r *http.Request) {
 	var req ConsolidateRequest
@@ -224,12 +223,7 @@ func (q *Query) consolidate(w http.ResponseWriter, r *http.Request) {
 // ConsolidateResponse is the answer of POST /v1/consolidate: the epoch
 // requested, and how many buffer memories it leaves untriaged because they
 // are younger than the triage minimum age (--triage-min-age).
-type ConsolidateResponse struct {
-	Tenant              string  `json:"tenant"`
-	Epoch               string  `json:"epoch"`
-	TriageMinAgeSeconds float64 `json:"triage_min_age_seconds"`
-	TooYoung            int     `json:"too_young"`
-}
+type ConsolidateResponse = api.ConsolidateResponse
 
 // SetTriageMinAge is the consolidator's --triage-min-age, for the
 // consolidate answer's count of memories too young for triage.
@@ -273,10 +267,7 @@ func (q *Query) delete(w http.ResponseWriter, r *http.Request) {
 }
 
 // ListResponse is a page of memories.
-type ListResponse struct {
-	Memories []memory.Memory `json:"memories"`
-	Next     string          `json:"next,omitempty"`
-}
+type ListResponse = api.ListResponse
 
 const maxListLimit = 1000
 
@@ -329,33 +320,14 @@ func (q *Query) list(w http.ResponseWriter, r *http.Request) {
 }
 
 // LearnRequest is the body of POST /v1/memories: an explicit memory.
-type LearnRequest struct {
-	ID        string `json:"id,omitempty"`
-	Tenant    string `json:"tenant,omitempty"`
-	Namespace string `json:"namespace,omitempty"`
-	Subject   string `json:"subject,omitempty"`
-	Channel   string `json:"channel,omitempty"`
-	SessionID string `json:"session_id,omitempty"`
-	// Wait asks for the answer once the memory is stored (as does the query
-	// parameter wait=true); Timeout bounds that wait, a Go duration
-	// (default 10s, at most 30s; also the query parameter timeout).
-	Wait    bool   `json:"wait,omitempty"`
-	Timeout string `json:"timeout,omitempty"`
-	memory.MemoryInput
-}
+type LearnRequest = api.LearnRequest
 
 // LearnResponse is the answer of POST /v1/memories: 202 with the event id
 // and the id the memory will have; with wait, 201 and the stored memory
 // (Stored), or 202 with Stored false when the wait timed out. Merged says
 // a near-duplicate absorbed the memory: MemoryID is then the absorbing
 // memory's id.
-type LearnResponse struct {
-	ID       string         `json:"id"`
-	MemoryID string         `json:"memory_id"`
-	Stored   *bool          `json:"stored,omitempty"`
-	Merged   bool           `json:"merged,omitempty"`
-	Memory   *memory.Memory `json:"memory,omitempty"`
-}
+type LearnResponse = api.LearnResponse
 
 func (q *Query) learn(w http.ResponseWriter, r *http.Request) {
 	var req LearnRequest
@@ -401,42 +373,13 @@ func (q *Query) learn(w http.ResponseWriter, r *http.Request) {
 
 // Stats counts a tenant's memories, archived and superseded ones included
 // (and counted apart too).
-type Stats struct {
-	Tenant     string `json:"tenant"`
-	Memories   int    `json:"memories"`
-	Archived   int    `json:"archived"`
-	Superseded int    `json:"superseded"`
-	// Quarantined counts explicit memories kept out of prompts because
-	// they looked like prompt injection.
-	Quarantined int            `json:"quarantined"`
-	Domains     map[string]int `json:"domains"`
-	Types       map[string]int `json:"types"`
-	Kinds       map[string]int `json:"kinds"`
-	Layers      map[string]int `json:"layers"`
-	Chars       int            `json:"chars"`
-	// Tokens is the BPE tokens (cl100k_base, as context budgets count
-	// them) of every content, in all and by domain.
-	Tokens       int            `json:"tokens"`
-	DomainTokens map[string]int `json:"domain_tokens"`
-	// Transcripts describes the transcript memories (one per conversation
-	// message; counted in the figures above too): their own retention
-	// keeps them unless an operator set one.
-	Transcripts TranscriptStats `json:"transcripts"`
-}
+type Stats = api.Stats
 
 // TranscriptStats counts a tenant's transcript memories.
-type TranscriptStats struct {
-	Memories int `json:"memories"`
-	Archived int `json:"archived"`
-	Chars    int `json:"chars"`
-	// Sessions counts the conversations they come from.
-	Sessions int        `json:"sessions"`
-	Oldest   *time.Time `json:"oldest,omitempty"`
-	Newest   *time.Time `json:"newest,omitempty"`
-}
+type TranscriptStats = api.TranscriptStats
 
-// add counts m, a transcript memory.
-func (t *TranscriptStats) add(m *memory.Memory, sessions map[string]bool) {
+// addTranscript counts m, a transcript memory, into t.
+func addTranscript(t *TranscriptStats, m *memory.Memory, sessions map[string]bool) {
 	t.Memories++
 	if m.Archived {
 		t.Archived++
@@ -471,7 +414,7 @@ func (q *Query) stats(w http.ResponseWriter, r *http.Request) {
 	err = q.store.Scroll(r.Context(), tenant, everything, func(m memory.Memory) error {
 		s.Memories++
 		if m.Transcript() {
-			s.Transcripts.add(&m, sessions)
+			addTranscript(&s.Transcripts, &m, sessions)
 		}
 		if m.Archived {
 			s.Archived++

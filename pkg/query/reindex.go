@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"fmt"
+	"github.com/recollect-dev/recollect/pkg/api"
 	"net/http"
 
 	"github.com/google/uuid"
@@ -12,15 +13,10 @@ import (
 )
 
 // ReindexRequest is the body of POST /v1/reindex.
-type ReindexRequest struct {
-	Tenant string `json:"tenant,omitempty"`
-}
+type ReindexRequest = api.ReindexRequest
 
 // ReindexResponse answers POST /v1/reindex: the request was queued.
-type ReindexResponse struct {
-	Tenant  string `json:"tenant"`
-	Reindex string `json:"reindex"`
-}
+type ReindexResponse = api.ReindexResponse
 
 // ReindexStatus answers GET /v1/reindex: where the tenant's last reindex
 // request stands.

@@ -3,6 +3,7 @@ package query
 import (
 	"errors"
 	"fmt"
+	"github.com/recollect-dev/recollect/pkg/api"
 	"net/http"
 	"time"
 
@@ -23,13 +24,7 @@ const (
 )
 
 // TopicsRequest is the body of POST /v1/topics.
-type TopicsRequest struct {
-	Tenant string   `json:"tenant,omitempty"`
-	IDs    []string `json:"ids,omitempty"`
-	// Limit bounds the memories returned per requested topic, most
-	// important first (default 50, at most 500; 1000 per answer in all).
-	Limit int `json:"limit,omitempty"`
-}
+type TopicsRequest = api.TopicsRequest
 
 // TopicsResponse is the tree, or the requested nodes and, in Details,
 // their memories.
@@ -48,12 +43,7 @@ type TopicsResponse struct {
 // /v1/memories/{id} returns them, most important first. Archived and
 // superseded members, and members deleted since the tree was built, are
 // left out.
-type TopicDetail struct {
-	Name     string          `json:"name"`
-	Memories []memory.Memory `json:"memories"`
-	// Truncated says more of the topic's memories are past the limit.
-	Truncated bool `json:"truncated,omitempty"`
-}
+type TopicDetail = api.TopicDetail
 
 func (q *Query) topics(w http.ResponseWriter, r *http.Request) {
 	var req TopicsRequest

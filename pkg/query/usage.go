@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"github.com/recollect-dev/recollect/pkg/api"
 	"net/http"
 	"time"
 
@@ -13,9 +14,7 @@ import (
 
 // UsageResponse is the answer of GET /v1/usage: model usage totals per
 // component and model (what `recollect usage --url` prints).
-type UsageResponse struct {
-	Totals []usage.Total `json:"totals"`
-}
+type UsageResponse = api.UsageResponse
 
 // SetUsage lets GET /v1/usage read the model usage log (the local log in
 // the data dir, or ClickHouse).

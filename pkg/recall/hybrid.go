@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/recollect-dev/recollect/pkg/api"
 	"math"
 	"strings"
 	"unicode"
@@ -28,10 +29,7 @@ type candidate struct {
 
 // Weights split relevance between the two channels (Nebo's adaptive
 // weights by query shape).
-type Weights struct {
-	Vector float64 `json:"vector"`
-	Text   float64 `json:"text"`
-}
+type Weights = api.Weights
 
 // AdaptiveWeights picks channel weights from the query's shape: short
 // queries and proper nouns lean on exact terms, long ones on meaning.

@@ -15,10 +15,10 @@ func TestAdaptiveWeights(t *testing.T) {
 		query string
 		want  Weights
 	}{
-		{"ask Sarah", Weights{0.35, 0.65}},
-		{"code style", Weights{0.45, 0.55}},
-		{"preferred indentation for Go", Weights{0.70, 0.30}},
-		{"what did we decide about the API architecture for billing service", Weights{0.80, 0.20}},
+		{"ask Sarah", Weights{Vector: 0.35, Text: 0.65}},
+		{"code style", Weights{Vector: 0.45, Text: 0.55}},
+		{"preferred indentation for Go", Weights{Vector: 0.70, Text: 0.30}},
+		{"what did we decide about the API architecture for billing service", Weights{Vector: 0.80, Text: 0.20}},
 	}
 	for _, tt := range tests {
 		if got := AdaptiveWeights(tt.query); got != tt.want {

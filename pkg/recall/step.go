@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"errors"
+	"github.com/recollect-dev/recollect/pkg/api"
 	"log/slog"
 
 	"github.com/recollect-dev/recollect/pkg/llm"
@@ -10,19 +11,7 @@ import (
 
 // Step reports one LLM step of a recall: whether it changed the answer,
 // what set it off, and otherwise why not.
-type Step struct {
-	Applied bool `json:"applied"`
-	// Trigger is "request" (the request asked), "auto" (expansion after a
-	// weak first pass) or "default" (the server reranks by default).
-	Trigger string `json:"trigger"`
-	// Reason says why a step was not applied: llm_off, no_candidates,
-	// not_better, failed, timeout, unparseable, search_failed.
-	Reason string `json:"reason,omitempty"`
-	// Queries are the alternative phrasings an expansion searched.
-	Queries []string `json:"queries,omitempty"`
-	// Reranked is how many candidates the LLM judged.
-	Reranked int `json:"reranked,omitempty"`
-}
+type Step = api.RecallStep
 
 // Reasons a step was not applied besides the outcomes of metrics.go.
 const (

@@ -4,6 +4,7 @@ package usage
 
 import (
 	"context"
+	"github.com/recollect-dev/recollect/pkg/api"
 	"time"
 )
 
@@ -43,15 +44,7 @@ type Sink interface {
 }
 
 // Total aggregates records per component and model.
-type Total struct {
-	Component    string        `json:"component"`
-	Model        string        `json:"model"`
-	Calls        int64         `json:"calls"`
-	Errors       int64         `json:"errors"` // calls whose Outcome is not OutcomeOK
-	InputTokens  int64         `json:"input_tokens"`
-	OutputTokens int64         `json:"output_tokens"`
-	Duration     time.Duration `json:"duration_ns"`
-}
+type Total = api.UsageTotal
 
 // Query selects records for Totals; empty fields mean any. The time range
 // is half-open: Since <= Time < Until.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/recollect-dev/recollect/pkg/api"
 	"io"
 	"net/http"
 	"strconv"
@@ -17,11 +18,7 @@ import (
 const MaxBodyBytes = 16 << 20
 
 // Error is the JSON body of every error response.
-type Error struct {
-	Error string `json:"error"`
-	Field string `json:"field,omitempty"`
-	Code  string `json:"code"`
-}
+type Error = api.Error
 
 // WriteJSON writes v with status.
 func WriteJSON(w http.ResponseWriter, status int, v any) {
