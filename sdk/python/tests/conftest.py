@@ -92,7 +92,8 @@ def server() -> Iterator[Server]:
             port = _free_port()
             proc = subprocess.Popen(
                 [_binary(tmp), "run", "--data-dir", str(data), "--http-addr", "127.0.0.1:%d" % port,
-                 "--api-keys-file", str(keys), "--topiary-debounce", "200ms", "--log-format", "json"],
+                 "--api-keys-file", str(keys), "--topiary-debounce", "200ms", "--log-format", "json",
+                 "--webhook-allow-private"],  # the webhook tests' receivers listen on loopback
                 stdout=log, stderr=subprocess.STDOUT,
             )
             srv = Server("http://127.0.0.1:%d" % port, data)

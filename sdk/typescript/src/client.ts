@@ -369,6 +369,35 @@ export class Recollect {
     return this.do({ method: "GET", path: "/v1/reindex", query: this.tq(tenant), idempotent: true });
   }
 
+  // Webhooks.
+
+  /** Registers an endpoint (POST /v1/webhooks). Keep the answer's secret:
+   * it is not shown again. Never resent (a resend would register a second
+   * endpoint). */
+  createWebhook(url: string | m.CreateWebhookRequest, fields: Partial<m.CreateWebhookRequest> = {}): Promise<m.Webhook> {
+    const req = typeof url === "string" ? { ...fields, url } : { ...url, ...fields };
+    if (!req.url) throw new ValidationError("url", "is required");
+    return this.do(this.json("POST", "/v1/webhooks", { ...req, tenant: req.tenant || this.tenant }, false));
+  }
+
+  /** The tenant's endpoints, without secrets (GET /v1/webhooks). */
+  async webhooks(tenant?: string): Promise<m.Webhook[]> {
+    const r = await this.do<{ webhooks: m.Webhook[] | null }>({ method: "GET", path: "/v1/webhooks", query: this.tq(tenant), idempotent: true });
+    return r.webhooks ?? [];
+  }
+
+  /** Removes an endpoint; an unknown id rejects with NotFoundError. */
+  async deleteWebhook(id: string, opts: { tenant?: string } = {}): Promise<void> {
+    await this.do({ method: "DELETE", path: `/v1/webhooks/${encodeURIComponent(id)}`, query: this.tq(opts.tenant), idempotent: true });
+  }
+
+  /** Makes a new secret (the answer's secret); the old one keeps signing
+   * next to it for the server's rotation grace. Never resent (a resend
+   * would rotate again). */
+  rotateWebhookSecret(id: string, opts: { tenant?: string } = {}): Promise<m.Webhook> {
+    return this.do({ method: "POST", path: `/v1/webhooks/${encodeURIComponent(id)}/rotate`, query: this.tq(opts.tenant) });
+  }
+
   // Forgetting.
 
   /** Deletes one memory; a missing one rejects with NotFoundError. */

@@ -16,6 +16,8 @@ export {
   TransportError,
 } from "./errors.js";
 export type { APIErrorInit } from "./errors.js";
+export { verifyWebhook, WebhookVerificationError, DEFAULT_WEBHOOK_TOLERANCE_S } from "./webhooks.js";
+export type { WebhookHeaders, VerifyWebhookOptions } from "./webhooks.js";
 export { normalizeKey } from "./keys.js";
 export { retryWait, parseRetryAfter } from "./retry.js";
 export type * from "./models.js";

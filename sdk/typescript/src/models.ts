@@ -553,3 +553,26 @@ export interface Procedure {
   domain?: string;
   importance?: number;
 }
+
+// Webhooks.
+
+/** A registered endpoint. secret ("whsec_…") is set only in the answers of
+ * createWebhook and rotateWebhookSecret: keep it, it is not shown again. */
+export interface Webhook {
+  id: string;
+  tenant: string;
+  url: string;
+  types: string[] | null;
+  description?: string;
+  created: string;
+  secret?: string;
+}
+
+/** Registers an endpoint (POST /v1/webhooks); no types receives every
+ * event type. */
+export interface CreateWebhookRequest {
+  url: string;
+  tenant?: string;
+  types?: string[];
+  description?: string;
+}

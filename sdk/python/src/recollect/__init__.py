@@ -32,6 +32,7 @@ from .errors import (
     UnavailableError,
     ValidationError,
 )
+from .webhooks import WebhookVerificationError, verify_webhook
 from .models import *  # noqa: F401,F403
 from .models import __all__ as _models
 
@@ -50,6 +51,8 @@ __all__ = [
     "UnauthorizedError",
     "UnavailableError",
     "ValidationError",
+    "WebhookVerificationError",
+    "verify_webhook",
     "normalize_key",
     "parse_time",
     "format_time",

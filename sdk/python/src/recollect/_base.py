@@ -272,6 +272,21 @@ class Base:
     def _reindex_call(self, tenant: Optional[str]) -> Call:
         return Call("POST", "/v1/reindex", body=json_body({"tenant": self._tenant_or(tenant)}), content_type="application/json", idempotent=True)
 
+    def _create_webhook_call(self, req: Union[str, m.CreateWebhookRequest], fields: Dict[str, Any]) -> Call:
+        r = m.CreateWebhookRequest(url=req, **fields) if isinstance(req, str) else dataclasses.replace(req, **fields)
+        if not r.url:
+            raise ValidationError("url", "is required")
+        r.tenant = self._tenant_or(r.tenant)
+        # Never resent: a resend would register a second endpoint.
+        return Call("POST", "/v1/webhooks", body=json_body(r), content_type="application/json")
+
+    def _delete_webhook_call(self, id: str, tenant: Optional[str]) -> Call:
+        return Call("DELETE", "/v1/webhooks/" + _escape(id), query=self._tenant_query(tenant), idempotent=True)
+
+    def _rotate_webhook_call(self, id: str, tenant: Optional[str]) -> Call:
+        # Never resent: a resend would rotate again.
+        return Call("POST", "/v1/webhooks/" + _escape(id) + "/rotate", query=self._tenant_query(tenant))
+
     def _get_call(self, path: str, tenant: Optional[str], **query: Any) -> Call:
         return Call("GET", path, query=self._tenant_query(tenant, **query), idempotent=True)
 

@@ -236,6 +236,21 @@ class AsyncRecollect(Base):
         out.count = len(out.deleted)
         return out
 
+    # Webhooks.
+
+    async def create_webhook(self, url: Union[str, m.CreateWebhookRequest], **fields: Any) -> m.Webhook:
+        return await self._do(self._create_webhook_call(url, fields), m.Webhook)
+
+    async def webhooks(self, tenant: Optional[str] = None) -> List[m.Webhook]:
+        r = await self._send(self._get_call("/v1/webhooks", tenant))
+        return [from_dict(m.Webhook, w) for w in (r.json().get("webhooks") or [])]
+
+    async def delete_webhook(self, id: str, *, tenant: Optional[str] = None) -> None:
+        await self._do(self._delete_webhook_call(id, tenant))
+
+    async def rotate_webhook_secret(self, id: str, *, tenant: Optional[str] = None) -> m.Webhook:
+        return await self._do(self._rotate_webhook_call(id, tenant), m.Webhook)
+
     # Export and import.
 
     async def export_memories(self, *, tenant: Optional[str] = None, namespace_prefix: Optional[str] = None, vectors: bool = False) -> AsyncIterator[m.Memory]:

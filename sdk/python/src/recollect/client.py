@@ -272,6 +272,30 @@ class Recollect(Base):
         out.count = len(out.deleted)
         return out
 
+    # Webhooks.
+
+    def create_webhook(self, url: Union[str, m.CreateWebhookRequest], **fields: Any) -> m.Webhook:
+        """Registers an endpoint (POST /v1/webhooks); fields are
+        CreateWebhookRequest's (types, description, tenant). Keep the
+        answer's secret: it is not shown again. Never resent (a resend
+        would register a second endpoint)."""
+        return self._do(self._create_webhook_call(url, fields), m.Webhook)
+
+    def webhooks(self, tenant: Optional[str] = None) -> List[m.Webhook]:
+        """The tenant's endpoints, without secrets (GET /v1/webhooks)."""
+        r = self._send(self._get_call("/v1/webhooks", tenant))
+        return [from_dict(m.Webhook, w) for w in (r.json().get("webhooks") or [])]
+
+    def delete_webhook(self, id: str, *, tenant: Optional[str] = None) -> None:
+        """Removes an endpoint; an unknown id raises NotFoundError."""
+        self._do(self._delete_webhook_call(id, tenant))
+
+    def rotate_webhook_secret(self, id: str, *, tenant: Optional[str] = None) -> m.Webhook:
+        """Makes a new secret (the answer's secret); the old one keeps
+        signing next to it for the server's rotation grace. Never resent (a
+        resend would rotate again)."""
+        return self._do(self._rotate_webhook_call(id, tenant), m.Webhook)
+
     # Export and import.
 
     def export_memories(self, *, tenant: Optional[str] = None, namespace_prefix: Optional[str] = None, vectors: bool = False) -> Iterator[m.Memory]:

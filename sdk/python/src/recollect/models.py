@@ -53,6 +53,8 @@ __all__ = [
     "AuditResponse",
     "LineError",
     "ImportResponse",
+    "Webhook",
+    "CreateWebhookRequest",
 ]
 
 # Conversation events (POST /v1/events).
@@ -619,3 +621,32 @@ class ImportResponse:
     redacted: int = 0
     quarantined: int = 0
     errors: List[LineError] = field(default_factory=list)
+
+
+# Webhooks.
+
+
+@dataclass
+class Webhook:
+    """A registered endpoint. secret ("whsec_...") is set only in the answers
+    of create_webhook and rotate_webhook_secret: keep it, it is not shown
+    again."""
+
+    id: str = ""
+    tenant: str = ""
+    url: str = ""
+    types: List[str] = field(default_factory=list)
+    description: str = ""
+    created: Optional[datetime] = None
+    secret: str = ""
+
+
+@dataclass
+class CreateWebhookRequest:
+    """Registers an endpoint (POST /v1/webhooks); types None receives every
+    event type."""
+
+    url: str
+    tenant: Optional[str] = None
+    types: Optional[List[str]] = None
+    description: Optional[str] = None
