@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -86,7 +87,7 @@ func (b *Bus) Consume(ctx context.Context, cc ConsumerConfig, h Handler, log *sl
 		jcfg:    jetstreamConsumerConfig(cc),
 		done:    make(chan struct{}),
 	}
-	cons, err := b.js.CreateOrUpdateConsumer(ctx, cc.Stream, c.jcfg)
+	cons, err := b.createConsumer(ctx, cc.Stream, c.jcfg, c.log)
 	if err != nil {
 		return nil, fmt.Errorf("consume %s: create consumer on %s: %w", cc.Durable, cc.Stream, err)
 	}
@@ -243,4 +244,39 @@ func (c *Consumer) recreate() {
 	c.cons = cons
 	c.mu.Unlock()
 	c.log.Warn("consumer recreated", "stream", c.cfg.Stream)
+}
+
+// consumerCreateWait bounds how long Consume waits for JetStream to answer
+// the creation of its consumer (a cluster electing a leader, a node
+// restarting): a worker started then waits for its backend instead of
+// exiting.
+const consumerCreateWait = 2 * time.Minute
+
+// createConsumer creates or updates the durable consumer, asking again
+// while JetStream does not answer (a timeout, no responders) for up to
+// consumerCreateWait or until ctx ends; any other error is returned at
+// once.
+func (b *Bus) createConsumer(ctx context.Context, stream string, cfg jetstream.ConsumerConfig, log *slog.Logger) (jetstream.Consumer, error) {
+	deadline := time.Now().Add(consumerCreateWait)
+	wait := 200 * time.Millisecond
+	for {
+		cons, err := b.js.CreateOrUpdateConsumer(ctx, stream, cfg)
+		if err == nil || ctx.Err() != nil || !unanswered(err) || time.Now().After(deadline) {
+			return cons, err
+		}
+		log.Warn("jetstream did not answer the consumer's creation; asking again", "stream", stream, "retry_in", wait, "error", err)
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 5*time.Second)
+	}
+}
+
+// unanswered reports an error of a JetStream request nobody answered in
+// time: worth asking again, unlike a refusal.
+func unanswered(err error) bool {
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) || errors.Is(err, nats.ErrNoResponders) ||
+		errors.Is(err, jetstream.ErrNoHeartbeat)
 }
