@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
 )
@@ -44,7 +43,7 @@ func (r *run) transcriptRetention() {
 		}
 		var why string
 		switch {
-		case r.rules.TranscriptMaxAge > 0 && r.now.Sub(said(m)) > r.rules.TranscriptMaxAge:
+		case r.rules.TranscriptMaxAge > 0 && r.now.Sub(m.SaidAt()) > r.rules.TranscriptMaxAge:
 			why = fmt.Sprintf("transcript-max-age: said more than %s ago", r.rules.TranscriptMaxAge)
 		case r.rules.TranscriptKeep > 0 && len(live)-i > r.rules.TranscriptKeep:
 			why = fmt.Sprintf("transcript-keep: over the %d most recent messages", r.rules.TranscriptKeep)
@@ -58,12 +57,4 @@ func (r *run) transcriptRetention() {
 		n++
 	}
 	r.stats.TranscriptsArchived = n
-}
-
-// said is when a transcript memory's message was said.
-func said(m *memory.Memory) time.Time {
-	if !m.ValidFrom.IsZero() {
-		return m.ValidFrom
-	}
-	return m.CreatedAt
 }

@@ -153,9 +153,5 @@ func decodeConversation(s *Sample, conv map[string]json.RawMessage) error {
 // TurnContent is the memory content of a turn: "<speaker>: <text>", with
 // the caption of a shared image, which is all a text-only memory sees of it.
 func TurnContent(t Turn, captions bool) string {
-	c := strings.TrimSpace(t.Speaker) + ": " + strings.TrimSpace(t.Text)
-	if captions && strings.TrimSpace(t.Caption) != "" {
-		c += " [shared an image: " + strings.TrimSpace(t.Caption) + "]"
-	}
-	return c
+	return strings.TrimSpace(t.Speaker) + ": " + turnText(t, captions)
 }

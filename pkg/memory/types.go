@@ -226,6 +226,15 @@ func TranscriptContext(content string) string {
 	return string([]rune(content)[:TranscriptContextChars])
 }
 
+// SaidAt is when what m says was said: its valid time's start, else when
+// it was recorded.
+func (m *Memory) SaidAt() time.Time {
+	if !m.ValidFrom.IsZero() {
+		return m.ValidFrom
+	}
+	return m.CreatedAt
+}
+
 // Transcript reports whether m is a transcript memory.
 func (m *Memory) Transcript() bool { return slices.Contains(m.Tags, TranscriptTag) }
 

@@ -1,9 +1,6 @@
 package promptctx
 
 import (
-	"time"
-
-	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/recall"
 	"github.com/recollect-dev/recollect/pkg/scope"
 )
@@ -35,19 +32,11 @@ func (as *assembly) conversations(recalled []recall.Result) {
 			continue
 		}
 		text := "- " + flatten(m.Content) + "\n"
-		if at := said(m); !at.IsZero() {
+		if at := m.SaidAt(); !at.IsZero() {
 			text = "- (" + at.UTC().Format("2006-01-02") + ") " + flatten(m.Content) + "\n"
 		}
 		if as.take(secConversations, "", text, Included{Score: r.Score, Relevance: r.Relevance, Memory: *m}) {
 			n++
 		}
 	}
-}
-
-// said is when a transcript memory's message was said.
-func said(m *memory.Memory) time.Time {
-	if !m.ValidFrom.IsZero() {
-		return m.ValidFrom
-	}
-	return m.CreatedAt
 }
