@@ -26,8 +26,12 @@ func (a *App) newEraser(ctx context.Context) (*erase.Eraser, error) {
 	if r, ok := a.audit.(auditlog.Redactor); ok {
 		places = append(places, a.auditPlace(erase.Audit(r)))
 	}
+	sealer, err := extract.OpenSealer(ctx, js, a.now)
+	if err != nil {
+		return nil, err
+	}
 	places = append(places, erase.Streams(js), erase.TopicTrees(js, topiary.TreeBucket),
-		erase.KVEntries(js, "extractor-state", []string{extract.SessionBucket, extract.StyleBucket}, func(t erase.Target, key string, value []byte) bool {
+		erase.KVEntries(js, "extractor-state", []string{extract.SessionBucket, extract.StyleBucket}, sealer, func(t erase.Target, key string, value []byte) bool {
 			return extract.HoldsSubject(key, value, t.Tenant, t.Subject, t.Namespaces)
 		}))
 	caches := make([]erase.Forgetter, len(a.caches))

@@ -18,7 +18,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -137,6 +136,11 @@ func (x *Extractor) Start(ctx context.Context) error {
 			defer x.bg.Done()
 			x.watch(bgCtx, watch)
 		}()
+		x.bg.Add(1)
+		go func() {
+			defer x.bg.Done()
+			x.sweep(bgCtx)
+		}()
 		if x.tick > 0 {
 			x.bg.Add(1)
 			go func() {
@@ -166,16 +170,20 @@ func (x *Extractor) Start(ctx context.Context) error {
 
 func (x *Extractor) openState(ctx context.Context) error {
 	js := x.bus.JetStream()
+	keys, err := openKeyring(ctx, js, x.now)
+	if err != nil {
+		return err
+	}
 	kv, err := openBucket(ctx, js, SessionBucket, "recollect extractor: session buffers awaiting LLM extraction, compaction markers", x.cfg.SessionTTL)
 	if err != nil {
 		return err
 	}
-	x.sessions = kvState[session]{kv: kv}
+	x.sessions = kvState[session]{kv: kv, keys: keys}
 	skv, err := openBucket(ctx, js, StyleBucket, "recollect extractor: style observations per subject", 0)
 	if err != nil {
 		return err
 	}
-	x.styles = kvState[styles]{kv: skv}
+	x.styles = kvState[styles]{kv: skv, keys: keys}
 	return nil
 }
 
@@ -219,8 +227,12 @@ func (x *Extractor) watch(ctx context.Context, w jetstream.KeyWatcher) {
 				x.sched.forget(e.Key())
 				continue
 			}
-			var s session
-			if err := json.Unmarshal(e.Value(), &s); err != nil {
+			s, err := x.sessions.decode(ctx, e.Key(), e.Value())
+			if errors.Is(err, errNoKey) {
+				x.sched.forget(e.Key()) // erased
+				continue
+			}
+			if err != nil {
 				x.log.Warn("unreadable session buffer", "key", e.Key(), "error", err)
 				continue
 			}

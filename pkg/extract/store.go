@@ -50,12 +50,16 @@ func sessionKey(tenant, namespace, sess string) string {
 	return stateKey(sessionPrefix, tenant, namespace, sess)
 }
 
-// kvState reads and writes JSON values with optimistic concurrency.
+// kvState reads and writes JSON values with optimistic concurrency, each
+// sealed with its entry's key (keyring).
 type kvState[T any] struct {
-	kv jetstream.KeyValue
+	kv   jetstream.KeyValue
+	keys *keyring
 }
 
 // get returns the value and its revision; ok is false when there is none.
+// An entry whose key is gone (shredded by an erasure) is none, with its
+// revision, so the next write replaces it.
 func (s kvState[T]) get(ctx context.Context, key string) (v T, rev uint64, ok bool, err error) {
 	e, err := s.kv.Get(ctx, key)
 	switch {
@@ -64,10 +68,26 @@ func (s kvState[T]) get(ctx context.Context, key string) (v T, rev uint64, ok bo
 	case err != nil:
 		return v, 0, false, fmt.Errorf("read %s: %w", key, err)
 	}
-	if err := json.Unmarshal(e.Value(), &v); err != nil {
-		return v, 0, false, fmt.Errorf("decode %s: %w", key, err)
+	v, err = s.decode(ctx, key, e.Value())
+	if errors.Is(err, errNoKey) {
+		return v, e.Revision(), false, nil
+	}
+	if err != nil {
+		return v, 0, false, err
 	}
 	return v, e.Revision(), true, nil
+}
+
+// decode opens and decodes a value of key.
+func (s kvState[T]) decode(ctx context.Context, key string, value []byte) (v T, err error) {
+	plain, _, err := s.keys.open(ctx, key, value)
+	if err != nil {
+		return v, err
+	}
+	if err := json.Unmarshal(plain, &v); err != nil {
+		return v, fmt.Errorf("decode %s: %w", key, err)
+	}
+	return v, nil
 }
 
 // update applies fn to the current value (the zero value when there is
@@ -89,7 +109,10 @@ func (s kvState[T]) update(ctx context.Context, key string, fn func(v *T, exists
 		if err != nil {
 			return zero, 0, fmt.Errorf("encode %s: %w", key, err)
 		}
-		if ok {
+		if data, err = s.keys.seal(ctx, key, data); err != nil {
+			return zero, 0, fmt.Errorf("seal %s: %w", key, err)
+		}
+		if ok || rev > 0 {
 			rev, err = s.kv.Update(ctx, key, data, rev)
 		} else {
 			rev, err = s.kv.Create(ctx, key, data)

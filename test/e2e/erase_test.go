@@ -16,7 +16,6 @@ import (
 	"github.com/recollect-dev/recollect/internal/llmtest"
 	"github.com/recollect-dev/recollect/pkg/app"
 	"github.com/recollect-dev/recollect/pkg/erase"
-	"github.com/recollect-dev/recollect/pkg/extract"
 	"github.com/recollect-dev/recollect/pkg/llm"
 	"github.com/recollect-dev/recollect/pkg/query"
 )
@@ -261,7 +260,8 @@ func checkErased(t *testing.T, base, tenant string, rc erase.Receipt, found func
 
 // The same at --llm-level full (a scripted model that finds nothing): the
 // extractor keeps session buffers of the turns for the model, in a
-// key-value bucket JetStream will not overwrite.
+// key-value bucket JetStream will not overwrite, sealed so that shredding
+// an entry's key erases every revision of it.
 func TestEraseWithLLM(t *testing.T) {
 	dir := t.TempDir()
 	srv := llmtest.New(t)
@@ -274,8 +274,15 @@ func TestEraseWithLLM(t *testing.T) {
 	base := a.Web().URL()
 	eraseScenario(t, base, base, "acme")
 	rc := purgeSubject(t, base, "acme", "ada")
-	// The session buffers' bucket is the known gap (see erase.KVEntries):
-	// the receipt says so, and nothing else holds ada's words.
-	checkErased(t, base, "acme", rc, func() []string { return filesHolding(t, dir, adaWords) },
-		knownGap{place: "extractor-state", path: "KV_" + extract.SessionBucket})
+	// The session buffers are sealed, each with its own key, and the
+	// purge shredded the keys: no revision left in the bucket's files
+	// reads as ada's words, and the receipt says erased.
+	checkErased(t, base, "acme", rc, func() []string { return filesHolding(t, dir, adaWords) })
+	places := map[string]erase.PlaceReceipt{}
+	for _, p := range rc.Places {
+		places[p.Place] = p
+	}
+	if places["extractor-state"].Erased == 0 {
+		t.Fatalf("the purge found no session buffer of ada's: %+v", places["extractor-state"])
+	}
 }
