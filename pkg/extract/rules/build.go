@@ -54,6 +54,9 @@ func (c *Capturer) build(ev, name string, d draft, cond, restLow string, fl flag
 		}
 		if topic == "" && sig.cat != nil {
 			topic = sig.cat.name
+			if f := facetOf(words(topicLow), sig.cat); f != "" {
+				topic += "-" + f
+			}
 		}
 		if topic == "" {
 			topic = slug(topicLow, maxKeyWords)

@@ -32,7 +32,7 @@ var captureCases = []struct {
 	{"would prefer", "I'd prefer shorter answers.", []want{{dPref, memory.TypePreference, "preference/verbosity", "prefer shorter answers"}}},
 	{"rather", "I'd rather use Go than Python for services.", []want{{dPref, memory.TypePreference, "preference/go", "User would rather use Go than Python for services."}}},
 	{"love", "I love writing table-driven tests", []want{{dPref, memory.TypePreference, "preference/writing-table-driven-tests", "writing table-driven tests"}}},
-	{"dont like", "I don't like emojis in commit messages.", []want{{dPref, memory.TypePreference, "preference/commit-messages", "User does not like emojis in commit messages."}}},
+	{"dont like", "I don't like emojis in commit messages.", []want{{dPref, memory.TypePreference, "preference/commit-messages-emoji", "User does not like emojis in commit messages."}}},
 	{"not a fan", "I'm not a fan of long meetings", []want{{dPref, memory.TypePreference, "preference/long-meetings", "User is not a fan of long meetings."}}},
 	{"fan", "I'm a huge fan of functional programming.", []want{{dPref, memory.TypePreference, "preference/functional-programming", "User is a huge fan of functional programming."}}},
 	{"favourite", "My favourite editor is Neovim.", []want{{dPref, memory.TypePreference, "preference/favourite-editor", "User's favourite editor is Neovim."}}},

@@ -101,6 +101,7 @@ type category struct {
 // categories are tried in order; the first one with a phrase in the payload wins.
 var categories = []category{
 	{"commit-messages", true, []string{"commit message", "commit messages", "conventional commits", "commit style"}},
+	{"code-comments", true, []string{"comments", "comment", "docstrings", "docstring"}},
 	{"indentation", true, []string{"tab", "tabs", "spaces", "indent", "indents", "indentation", "indenting"}},
 	{"package-manager", false, []string{"npm", "pnpm", "yarn", "bun"}},
 	{"editor", false, []string{"vim", "nvim", "neovim", "emacs", "vscode", "vs code", "intellij", "goland", "nano", "helix", "zed"}},
@@ -111,9 +112,59 @@ var categories = []category{
 	{"response-language", true, []string{"english", "spanish", "french", "german", "italian", "portuguese", "dutch", "japanese", "chinese", "korean", "russian", "polish", "british spelling", "american spelling"}},
 	{"verbosity", true, []string{"concise", "brief", "terse", "succinct", "verbose", "verbosity", "detailed", "lengthy", "long-winded", "wordy", "brevity", "short answers", "short responses", "shorter answers", "shorter responses", "long answers", "long responses"}},
 	{"formatting", true, []string{"markdown", "bullet", "bullets", "bullet points", "tables", "headings", "headers", "formatting", "numbered lists"}},
-	{"code-comments", true, []string{"comments", "comment", "docstrings", "docstring"}},
 	{"tone", true, []string{"formal", "informal", "casual", "tone", "sarcasm", "jokes", "humor", "humour", "friendly", "polite"}},
 	{"dark-mode", true, []string{"dark mode", "dark theme", "light mode", "light theme"}},
+}
+
+// facet is an attribute a statement about a category can be about: "short
+// commit messages" and "no emojis in commit messages" are two facts about
+// commit messages (length, emoji), not one updated fact. A category's key
+// takes the first facet (in this order) its statement names, unless the
+// facet is the category itself (verbosity is already about length).
+type facet struct {
+	name  string
+	own   string // the category that is this attribute
+	words []string
+}
+
+var facets = []facet{
+	{"length", "verbosity", []string{"short", "shorter", "shortest", "long", "longer", "concise", "brief", "briefer",
+		"terse", "succinct", "verbose", "lengthy", "wordy", "one-line", "oneline", "one-liner", "one-liners",
+		"single-line", "length", "characters", "chars"}},
+	{"emoji", "emoji", []string{"emoji", "emojis", "emoticons", "gitmoji"}},
+	{"convention", "", []string{"conventional", "convention", "conventions", "format", "formatted", "template",
+		"prefix", "prefixes", "prefixed", "imperative", "tense", "capitalized", "capitalised", "lowercase", "uppercase"}},
+	{"reference", "", []string{"ticket", "tickets", "jira", "reference", "references", "link", "links"}},
+	{"language", "response-language", []string{"english", "spanish", "french", "german", "italian", "portuguese",
+		"dutch", "japanese", "chinese", "korean", "russian", "polish"}},
+	{"tone", "tone", []string{"formal", "informal", "casual", "friendly", "polite", "humor", "humour", "jokes", "sarcasm"}},
+	{"signing", "", []string{"signed", "signoff", "sign-off", "gpg", "dco"}},
+}
+
+// facetIndex maps a facet word to the facet's position.
+var facetIndex = func() map[string]int {
+	idx := map[string]int{}
+	for i, f := range facets {
+		for _, w := range f.words {
+			idx[w] = i
+		}
+	}
+	return idx
+}()
+
+// facetOf returns the first facet (in table order) the words name, other
+// than the category's own attribute; "" when there is none.
+func facetOf(ws []string, c *category) string {
+	best := len(facets)
+	for _, raw := range ws {
+		if i, ok := facetIndex[trimToken(raw)]; ok && i < best && facets[i].own != c.name {
+			best = i
+		}
+	}
+	if best == len(facets) {
+		return ""
+	}
+	return facets[best].name
 }
 
 // proceduralWords make a tool directive a workflow ("run make test before committing").
