@@ -39,6 +39,8 @@ type queued struct {
 	// Done is the epoch that asked about it: dropped once that epoch has
 	// committed (a later epoch runs), asked again if it is resumed.
 	Done int64 `json:"d,omitempty"`
+	// Took is what the newer took over from the older (a review pair).
+	Took *took `json:"x,omitempty"`
 }
 
 func (q queued) key() string { return q.Kind + "\x00" + q.Newer + "\x00" + q.Older }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -202,6 +203,8 @@ func TestReviewRefusal(t *testing.T) {
 	}.handle)
 	a := f.mem("Short commit messages in project 2", memory.TypePreference, memory.SourceAPI)
 	a.Key = "preference/commit-messages"
+	a.AccessCount, a.RepetitionCount, a.Importance = 7, 4, 0.9
+	a.Tags = []string{"git"}
 	b := f.mem("The on-call rota changes on Mondays", memory.TypeFact, memory.SourceAPI)
 	b.Key = "ops/rota"
 	f.put(t, a, b)
@@ -215,6 +218,18 @@ func TestReviewRefusal(t *testing.T) {
 	f.epoch(t)
 	if m := f.get(t, a.ID); m.Superseded() {
 		t.Fatalf("refused with a reason, the older is still superseded by %s", m.SupersededBy)
+	}
+	// The newer gives back what it took over from the restored older:
+	// the counts, the importance, the tags.
+	if m := f.get(t, a2.ID); m.AccessCount != 0 || m.RepetitionCount != 0 || m.Importance > 0.8 || slices.Contains(m.Tags, "git") {
+		t.Fatalf("the newer kept the restored older's reinforcement: access %d, repetitions %d, importance %.2f, tags %v",
+			m.AccessCount, m.RepetitionCount, m.Importance, m.Tags)
+	}
+	if m := f.get(t, a.ID); m.AccessCount != 7 || m.RepetitionCount != 4 {
+		t.Fatalf("the restored older lost its counts: %d %d", m.AccessCount, m.RepetitionCount)
+	}
+	if ops := f.journal.ops(PhaseReconcile, "give_back"); len(ops) != 1 {
+		t.Fatalf("give_back log: %+v", ops)
 	}
 	if m := f.get(t, b.ID); m.SupersededBy != b2.ID {
 		t.Fatalf("refused without a reason, the update was undone: superseded by %q", m.SupersededBy)

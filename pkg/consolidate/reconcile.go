@@ -67,40 +67,86 @@ func (r *run) supersedeByKey() {
 				continue
 			}
 			r.supersede(old, head.ID, PhaseSupersede, fmt.Sprintf("a newer memory has the same key %q", head.Key), DecidedByRule, "")
-			r.inherit(head, old)
+			t := r.inherit(head, old)
 			if review {
-				r.found = append(r.found, pair{kind: pairReview, newer: head, older: old, sim: 1, since: r.seq, rule: true})
+				r.found = append(r.found, pair{kind: pairReview, newer: head, older: old, sim: 1, since: r.seq, rule: true, took: t})
 			}
 		}
 	}
 }
 
 // restore undoes a supersession the review model refused: the older
-// memory is current again.
-func (r *run) restore(old *memory.Memory, reason, model string) {
+// memory is current again, and the newer gives back the reinforcement it
+// took over from it (t, nil when unknown).
+func (r *run) restore(old, newer *memory.Memory, t *took, reason, model string) {
 	r.change(old, PhaseReconcile, "restore", reason, DecidedByLLM, model, func(m *memory.Memory) { m.Reopen() })
+	if t == nil || newer == nil || !r.mutable(newer) {
+		return
+	}
+	r.change(newer, PhaseReconcile, "give_back", "the older memory it superseded is current again: what it took over from it is given back", DecidedByLLM, model, t.giveBack)
+}
+
+// took is what a newer memory took over from an older one it superseded
+// by key, so that a review keeping both can give it back: the counts it
+// added, the importance and layer it had before when they were raised,
+// and the tags it did not have.
+type took struct {
+	Access     int          `json:"a,omitempty"`
+	Repetition int          `json:"r,omitempty"`
+	Success    int          `json:"s,omitempty"`
+	Importance *float64     `json:"i,omitempty"` // before, when raised
+	RaisedTo   float64      `json:"ri,omitempty"`
+	Layer      memory.Layer `json:"l,omitempty"` // before, when raised
+	RaisedL    memory.Layer `json:"rl,omitempty"`
+	Tags       []string     `json:"g,omitempty"`
+}
+
+// giveBack undoes what t took, as far as m has not moved on since: counts
+// are subtracted (floored at zero), the importance and layer go back
+// only while they are still what inheriting made them, added tags go.
+func (t *took) giveBack(m *memory.Memory) {
+	m.AccessCount = max(0, m.AccessCount-t.Access)
+	m.RepetitionCount = max(0, m.RepetitionCount-t.Repetition)
+	m.SuccessCount = max(0, m.SuccessCount-t.Success)
+	if t.Importance != nil && m.Importance == t.RaisedTo {
+		m.Importance = *t.Importance
+	}
+	if t.Layer != "" && m.Layer == t.RaisedL {
+		m.Layer = t.Layer
+	}
+	if len(t.Tags) > 0 {
+		m.Tags = removeTags(m.Tags, func(tag string) bool { return slices.Contains(t.Tags, tag) })
+	}
 }
 
 // inherit makes winner take over loser's reinforcement (003: max
-// importance, summed counts, union of tags).
-func (r *run) inherit(winner, loser *memory.Memory) {
+// importance, summed counts, union of tags) and returns what it took.
+func (r *run) inherit(winner, loser *memory.Memory) *took {
 	if !r.mutable(winner) {
-		return
+		return nil
 	}
 	r.touch(winner)
-	winner.Importance = max(winner.Importance, loser.Importance)
+	t := &took{Access: loser.AccessCount, Repetition: loser.RepetitionCount, Success: loser.SuccessCount}
+	if loser.Importance > winner.Importance {
+		before := winner.Importance
+		t.Importance, t.RaisedTo = &before, loser.Importance
+		winner.Importance = loser.Importance
+	}
 	winner.AccessCount += loser.AccessCount
 	winner.RepetitionCount += loser.RepetitionCount
 	winner.SuccessCount += loser.SuccessCount
-	for _, t := range loser.Tags {
-		if !strings.HasPrefix(t, TagGateRejected) && t != TagTriaged {
-			winner.Tags = addTag(winner.Tags, t)
+	for _, tag := range loser.Tags {
+		if !strings.HasPrefix(tag, TagGateRejected) && tag != TagTriaged && !slices.Contains(winner.Tags, tag) {
+			winner.Tags = addTag(winner.Tags, tag)
+			t.Tags = append(t.Tags, tag)
 		}
 	}
 	if layerRank(loser.Layer) > layerRank(winner.Layer) {
+		t.Layer, t.RaisedL = winner.Layer, loser.Layer
 		winner.Layer = loser.Layer
 	}
 	winner.ModifiedAt = r.now
+	return t
 }
 
 func layerRank(l memory.Layer) int {
@@ -127,10 +173,12 @@ type pair struct {
 	// model may only confirm the newer (update) or keep both, never write
 	// a merged text that could carry the older value along.
 	rule bool
+	// took is what the newer took over from the older (review pairs).
+	took *took
 }
 
 func (p pair) queued() queued {
-	return queued{Kind: p.kind, Newer: p.newer.ID, Older: p.older.ID, Sim: p.sim, Since: p.since, Tries: p.tries}
+	return queued{Kind: p.kind, Newer: p.newer.ID, Older: p.older.ID, Sim: p.sim, Since: p.since, Tries: p.tries, Took: p.took}
 }
 
 // queuePair adds a reconcile pair (newer first) found this epoch.
@@ -305,7 +353,7 @@ func (r *run) waitingPairs() []pair {
 		}
 		seen[q.key()] = true
 		out = append(out, pair{kind: q.Kind, newer: newer, older: older, sim: q.Sim, since: q.Since, tries: q.Tries,
-			rule: q.Kind == pairReview || sameAttribute(newer, older)})
+			rule: q.Kind == pairReview || sameAttribute(newer, older), took: q.Took})
 	}
 	found := slices.Clone(r.found)
 	slices.SortStableFunc(found, func(a, b pair) int { return cmp.Compare(b.sim, a.sim) })
@@ -423,7 +471,7 @@ func (r *run) review(p pair, keep bool, reason, model string) bool {
 	case reason == "":
 		r.refuse(PhaseReconcile, "restore", "the model kept both without a reason; the same-key update stands", DecidedByLLM, model, ids)
 	default:
-		r.restore(p.older, "the model kept both: "+reason, model)
+		r.restore(p.older, p.newer, p.took, "the model kept both: "+reason, model)
 	}
 	return true
 }
