@@ -421,6 +421,7 @@ func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
 	}
 	q.SetImportSpool(spoolDir, 0)
 	q.SetAudit(a.audit)
+	q.SetAuditWriter(a.audit)
 	q.SetTriageMinAge(a.cfg.Consolidate.Rules.TriageMinAge)
 	if a.usageReader != nil {
 		q.SetUsage(a.usageReader)
