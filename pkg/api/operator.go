@@ -12,8 +12,9 @@ type WhoAmI struct {
 	Admin  bool   `json:"admin"`
 }
 
-// TenantsResponse is the answer of GET /v1/tenants (admin keys only): every
-// tenant the store holds memories for, with counts.
+// TenantsResponse is the answer of GET /v1/tenants: for an admin key (or a
+// server without keys) every tenant the store holds memories for, for a
+// tenant key its own; with counts.
 type TenantsResponse struct {
 	Tenants []TenantSummary `json:"tenants"`
 }
@@ -27,6 +28,10 @@ type TenantSummary struct {
 	Archived    int            `json:"archived"`
 	Superseded  int            `json:"superseded"`
 	Quarantined int            `json:"quarantined"`
+	// Created24h and Created7d count the memories created in the last day
+	// and week (growth).
+	Created24h int `json:"created_24h"`
+	Created7d  int `json:"created_7d"`
 }
 
 // Quarantine review actions (POST /v1/memories/{id}/quarantine).

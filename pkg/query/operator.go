@@ -16,7 +16,8 @@ import (
 	"github.com/recollect-dev/recollect/pkg/web"
 )
 
-// The operator's routes: who a key is, the tenants (admin keys only) and
+// The operator's routes: who a key is, the tenants (an admin key's all, a
+// tenant key's own) and
 // the review of quarantined memories (admin keys only). The console at /ui
 // reads and acts through them.
 
@@ -40,16 +41,17 @@ func (q *Query) whoami(w http.ResponseWriter, r *http.Request) {
 }
 
 func (q *Query) tenants(w http.ResponseWriter, r *http.Request) {
-	if !admin(r) {
-		q.fail(w, r, "list tenants", errNotAdmin)
-		return
+	var names []string
+	if p, ok := auth.FromContext(r.Context()); ok && !p.Admin {
+		names = []string{p.Tenant} // a tenant key sees its own tenant only
+	} else {
+		var err error
+		if names, err = q.store.Tenants(r.Context()); err != nil {
+			q.fail(w, r, "list tenants", err)
+			return
+		}
+		slices.Sort(names)
 	}
-	names, err := q.store.Tenants(r.Context())
-	if err != nil {
-		q.fail(w, r, "list tenants", err)
-		return
-	}
-	slices.Sort(names)
 	resp := api.TenantsResponse{Tenants: make([]api.TenantSummary, 0, len(names))}
 	for _, t := range names {
 		s, err := q.tenantSummary(r, t)
@@ -70,6 +72,17 @@ func (q *Query) tenantSummary(r *http.Request, tenant string) (api.TenantSummary
 	var err error
 	if s.Memories, err = count(everything); err != nil {
 		return s, err
+	}
+	day := q.now().Add(-24 * time.Hour)
+	for _, c := range []struct {
+		dst   *int
+		since time.Time
+	}{{&s.Created24h, day}, {&s.Created7d, day.Add(-6 * 24 * time.Hour)}} {
+		f := everything
+		f.CreatedAfter = c.since
+		if *c.dst, err = count(f); err != nil {
+			return s, err
+		}
 	}
 	for _, l := range []memory.Layer{memory.LayerBuffer, memory.LayerWorking, memory.LayerCore} {
 		f := everything

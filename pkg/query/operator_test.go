@@ -90,15 +90,15 @@ func TestWhoAmIAndTenants(t *testing.T) {
 	if code := call(t, http.MethodGet, base+"/v1/whoami", adminKey, nil, &who); code != http.StatusOK || !who.Admin || who.Key == "" {
 		t.Fatalf("whoami admin: %d %+v", code, who)
 	}
-	if code := call(t, http.MethodGet, base+"/v1/tenants", acmeKey, nil, nil); code != http.StatusForbidden {
-		t.Fatalf("tenants with a tenant key answered %d, want 403", code)
-	}
 	var ts api.TenantsResponse
+	if code := call(t, http.MethodGet, base+"/v1/tenants", globexKey, nil, &ts); code != http.StatusOK || len(ts.Tenants) != 1 || ts.Tenants[0].Tenant != "globex" {
+		t.Fatalf("tenants with globex's key: %d %+v, want globex alone", code, ts)
+	}
 	if code := call(t, http.MethodGet, base+"/v1/tenants", adminKey, nil, &ts); code != http.StatusOK {
 		t.Fatalf("tenants: %d", code)
 	}
 	if len(ts.Tenants) != 2 || ts.Tenants[0].Tenant != "acme" || ts.Tenants[0].Memories != 3 || ts.Tenants[0].Quarantined != 1 ||
-		ts.Tenants[0].Layers["working"] != 3 || ts.Tenants[1].Tenant != "globex" || ts.Tenants[1].Memories != 1 {
+		ts.Tenants[0].Layers["working"] != 3 || ts.Tenants[0].Created24h != 3 || ts.Tenants[1].Tenant != "globex" || ts.Tenants[1].Memories != 1 {
 		t.Fatalf("tenants: %+v", ts.Tenants)
 	}
 }
