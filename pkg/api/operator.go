@@ -1,6 +1,10 @@
 package api
 
-import "github.com/recollect-dev/recollect/pkg/memory"
+import (
+	"time"
+
+	"github.com/recollect-dev/recollect/pkg/memory"
+)
 
 // WhoAmI is the answer of GET /v1/whoami: who the request's API key is.
 // Without API keys (a loopback server or --insecure) Auth is false and the
@@ -57,4 +61,53 @@ type QuarantineResponse struct {
 	ID     string         `json:"id"`
 	Action string         `json:"action"`
 	Memory *memory.Memory `json:"memory,omitempty"`
+}
+
+// Pipeline is the answer of GET /v1/pipeline (admin keys only): how the
+// queue and this process's modules stand.
+type Pipeline struct {
+	// Ready is this process's readiness (what /readyz answers), with the
+	// reason when not ready.
+	Ready      bool   `json:"ready"`
+	ReadyError string `json:"ready_error,omitempty"`
+	// Modules are this process's modules, in start order.
+	Modules   []ModuleState `json:"modules"`
+	Streams   []StreamState `json:"streams"`
+	Consumers []ConsumerLag `json:"consumers"`
+	// DeadLetters are the newest dead letters, newest first (at most 50);
+	// Streams counts them all (RECOLLECT_DLQ).
+	DeadLetters []DeadLetter `json:"dead_letters"`
+}
+
+// ModuleState is one module of the process: running or not.
+type ModuleState struct {
+	Name    string `json:"name"`
+	Running bool   `json:"running"`
+}
+
+// StreamState is the size of one JetStream stream.
+type StreamState struct {
+	Stream   string `json:"stream"`
+	Messages uint64 `json:"messages"`
+	Bytes    uint64 `json:"bytes"`
+}
+
+// ConsumerLag is one durable consumer's backlog, whichever process runs it.
+type ConsumerLag struct {
+	Stream      string `json:"stream"`
+	Consumer    string `json:"consumer"`
+	Pending     uint64 `json:"pending"`
+	AckPending  int    `json:"ack_pending"`
+	Redelivered int    `json:"redelivered"`
+}
+
+// DeadLetter is a message a worker gave up on, with the reason.
+type DeadLetter struct {
+	Time       time.Time `json:"time"`
+	Consumer   string    `json:"consumer"`
+	Subject    string    `json:"subject"`
+	Reason     string    `json:"reason"`
+	Deliveries string    `json:"deliveries,omitempty"`
+	Stream     string    `json:"stream,omitempty"`
+	StreamSeq  string    `json:"stream_seq,omitempty"`
 }

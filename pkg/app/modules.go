@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -437,6 +438,7 @@ func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
 	}
 	q.SetEraser(eraser)
 	q.Routes(a.web.Handle)
+	a.web.Handle("GET /v1/pipeline", http.HandlerFunc(a.pipeline))
 	tok, err := promptctx.NewBPE()
 	if err != nil {
 		return nil, fmt.Errorf("load prompt tokenizer: %w", err)

@@ -132,6 +132,11 @@ func TestSchemasMatchGoTypes(t *testing.T) {
 		{"TenantSummary", api.TenantSummary{}, true},
 		{"QuarantineRequest", api.QuarantineRequest{}, false},
 		{"QuarantineResponse", api.QuarantineResponse{}, true},
+		{"Pipeline", api.Pipeline{}, true},
+		{"ModuleState", api.ModuleState{}, true},
+		{"StreamState", api.StreamState{}, true},
+		{"ConsumerLag", api.ConsumerLag{}, true},
+		{"DeadLetter", api.DeadLetter{}, true},
 	}
 	documented := d.obj("components", "schemas")
 	covered := map[string]bool{}
