@@ -27,6 +27,9 @@ const ConsolePrefix = "/ui/"
 // matched on the cleaned path, so /ui/../v1/stats does not pass.
 func open(p string) bool {
 	clean := path.Clean(p)
+	if strings.HasSuffix(p, "/") && clean != "/" {
+		clean += "/"
+	}
 	return openPaths[p] || clean == p && strings.HasPrefix(clean+"/", ConsolePrefix)
 }
 

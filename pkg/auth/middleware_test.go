@@ -90,6 +90,8 @@ func TestMiddleware(t *testing.T) {
 		{"metrics is open", "/metrics", "", 200, "default", ""},
 		{"the console's pages check their own session", "/ui/memories", "", 200, "default", ""},
 		{"the console's root", "/ui", "", 200, "default", ""},
+		{"the console's tenants", "/ui/", "", 200, "default", ""},
+		{"a console page", "/ui/t/acme/memories/", "", 200, "default", ""},
 		{"a path through the console's prefix", "/ui/../v1/stats", "", 401, "missing API key", "Bearer"},
 		{"a prefix that only looks like the console's", "/uix/v1/stats", "", 401, "missing API key", "Bearer"},
 		{"missing key", "/v1/stats", "", 401, "missing API key", `Bearer realm="recollect"`},

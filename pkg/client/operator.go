@@ -38,3 +38,13 @@ func (c *Client) ReviewQuarantine(ctx context.Context, id string, req api.Quaran
 	}
 	return resp, nil
 }
+
+// Pipeline reads how the queue and the server's modules stand
+// (GET /v1/pipeline, admin keys only).
+func (c *Client) Pipeline(ctx context.Context) (api.Pipeline, error) {
+	var resp api.Pipeline
+	if err := c.do(ctx, call{method: http.MethodGet, path: "/v1/pipeline", out: &resp, idempotent: true}); err != nil {
+		return resp, fmt.Errorf("read pipeline: %w", err)
+	}
+	return resp, nil
+}
