@@ -118,7 +118,9 @@ func (b *browser) do(method, path string, form url.Values, header map[string]str
 
 func (b *browser) get(path string) page { return b.do(http.MethodGet, path, nil, nil) }
 
-func (b *browser) post(path string, form url.Values) page { return b.do(http.MethodPost, path, form, nil) }
+func (b *browser) post(path string, form url.Values) page {
+	return b.do(http.MethodPost, path, form, nil)
+}
 
 var (
 	tokenRe = regexp.MustCompile(`name="token" value="([^"]+)"`)

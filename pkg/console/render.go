@@ -53,14 +53,14 @@ type errorData struct {
 type pages struct{ set map[string]*template.Template }
 
 var funcs = template.FuncMap{
-	"when":     when,
-	"whenp":    func(t *time.Time) string { return whenPtr(t) },
-	"num":      func(f float64) string { return fmt.Sprintf("%.3f", f) },
+	"when":      when,
+	"whenp":     func(t *time.Time) string { return whenPtr(t) },
+	"num":       func(f float64) string { return fmt.Sprintf("%.3f", f) },
 	"tenantURL": tenantURL,
 	"memoryURL": func(tenant, id string) string { return tenantURL(tenant, "memories/"+url.PathEscape(id)) },
-	"join":     strings.Join,
-	"short":    short,
-	"dict":     dict,
+	"join":      strings.Join,
+	"short":     short,
+	"dict":      dict,
 }
 
 // dict pairs keys and values for a sub-template's data.

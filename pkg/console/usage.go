@@ -3,6 +3,7 @@ package console
 import (
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/recollect-dev/recollect/pkg/api"
@@ -18,8 +19,8 @@ func WithPrices(p usage.Prices) Option { return func(c *Console) { c.prices = p 
 
 type usageRow struct {
 	api.UsageTotal
-	Cost    float64
-	Priced  bool
+	Cost   float64
+	Priced bool
 }
 
 type usageData struct {
@@ -61,9 +62,9 @@ func (c *Console) usagePage(w http.ResponseWriter, r *http.Request, s *session) 
 	}
 	slices.SortFunc(keys, func(a, b [2]string) int {
 		if a[0] != b[0] {
-			return cmpString(a[0], b[0])
+			return strings.Compare(a[0], b[0])
 		}
-		return cmpString(a[1], b[1])
+		return strings.Compare(a[1], b[1])
 	})
 	now := c.now().UTC()
 	labels := make([]string, usageDays)
@@ -121,14 +122,4 @@ func (c *Console) cost(t api.UsageTotal) (float64, bool) {
 		return 0, false
 	}
 	return (float64(t.InputTokens)*p.Input + float64(t.OutputTokens)*p.Output) / 1e6, true
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
