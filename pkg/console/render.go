@@ -61,6 +61,7 @@ var funcs = template.FuncMap{
 	"join":      strings.Join,
 	"short":     short,
 	"dict":      dict,
+	"inc":       func(i int) int { return i + 1 },
 }
 
 // dict pairs keys and values for a sub-template's data.
