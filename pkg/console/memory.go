@@ -16,6 +16,9 @@ type memoryData struct {
 	Audit    []auditRow
 	// Chain lists the versions newest last, as the history gives them.
 	Chain []api.HistoryVersion
+	// DerivedInto are the memories an epoch made from this one (merged,
+	// reconciled, distilled), as its audit entries record them.
+	DerivedInto []string
 }
 
 // memoryPage: a memory's fields, provenance, its version chain on both
@@ -61,6 +64,20 @@ func (c *Console) memoryPage(w http.ResponseWriter, r *http.Request, s *session)
 	// shows the memory without it.
 	if resp, err := cl.Audit(r.Context(), client.AuditOptions{Tenant: tenant, MemoryID: id, Limit: 100}); err == nil {
 		d.Audit = auditRows(resp.Entries)
+		d.DerivedInto = derivedInto(d.Audit, id)
 	}
 	c.pages.render(w, "memory.html", c.view(r, s, "Memory "+id, "memories", d))
+}
+
+// derivedInto lists the memories the audit rows show created from id.
+func derivedInto(rows []auditRow, id string) []string {
+	var out []string
+	for _, r := range rows {
+		for _, m := range r.Created {
+			if slices.Contains(m.DerivedFrom, id) && !slices.Contains(out, m.ID) {
+				out = append(out, m.ID)
+			}
+		}
+	}
+	return out
 }
