@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -175,5 +177,36 @@ func TestReviewQuarantine(t *testing.T) {
 	entries, _ = l.Read(context.Background(), auditlog.Query{Tenant: "acme", Phase: "quarantine", Op: "delete"})
 	if len(entries) != 1 || len(entries[0].After) != 0 {
 		t.Fatalf("delete audit entries: %+v", entries)
+	}
+}
+
+// TestListPages pages through a tenant with the cursor: every memory once,
+// in id order, the last page without a next.
+func TestListPages(t *testing.T) {
+	h, base, _ := operatorServer(t)
+	for i := range 7 {
+		h.put(t, memory.Memory{ID: fmt.Sprintf("p%d", i), Content: fmt.Sprintf("paged memory number %d", i)})
+	}
+	var all []string
+	after := ""
+	for pages := 0; ; pages++ {
+		if pages > 10 {
+			t.Fatal("the pages do not end")
+		}
+		var page api.ListResponse
+		if code := call(t, http.MethodGet, base+"/v1/memories?limit=3&quarantined=true&after="+after, acmeKey, nil, &page); code != http.StatusOK {
+			t.Fatalf("page after %q: %d", after, code)
+		}
+		for _, m := range page.Memories {
+			all = append(all, m.ID)
+		}
+		if page.Next == "" {
+			break
+		}
+		after = page.Next
+	}
+	want := []string{"a1", "a2", "inj", "p0", "p1", "p2", "p3", "p4", "p5", "p6"}
+	if !slices.Equal(all, want) {
+		t.Fatalf("paged %v, want %v", all, want)
 	}
 }

@@ -315,7 +315,12 @@ func (q *Query) list(w http.ResponseWriter, r *http.Request) {
 	}
 	errPage := errors.New("page full")
 	resp := ListResponse{Memories: []memory.Memory{}}
-	err = q.store.Scroll(r.Context(), tenant, f, func(m memory.Memory) error {
+	scroll := func(fn func(memory.Memory) error) error { return q.store.Scroll(r.Context(), tenant, f, fn) }
+	if ps, ok := q.store.(store.PageScroller); ok {
+		// Deep pages start at the cursor, without reading what is before it.
+		scroll = func(fn func(memory.Memory) error) error { return ps.ScrollMetaAfter(r.Context(), tenant, f, after, fn) }
+	}
+	err = scroll(func(m memory.Memory) error {
 		if after != "" && m.ID <= after || onlyQuarantined && !m.Quarantined() {
 			return nil
 		}
