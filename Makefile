@@ -15,7 +15,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -X github.com/recollect-dev/recollect/pkg/cli.Version=$(VERSION)
 IMAGE_TAR ?= $(BIN)/recollect-image.tar
 
-.PHONY: all build run image test test-sdk test-servers nats-server vet fmt-check bench fuzz clean drill soak
+.PHONY: all build run image test test-sdk test-console test-servers nats-server vet fmt-check bench fuzz clean drill soak
 
 all: build
 
@@ -43,7 +43,7 @@ nats-server:
 test-servers:
 	@scripts/test-servers.sh
 
-test: test-servers nats-server test-sdk
+test: test-servers nats-server test-sdk test-console
 	RECOLLECT_NATS_SERVER_BIN=$(CURDIR)/$(BIN)/nats-server RECOLLECT_REQUIRE_SERVERS=1 $(GOTEST) $(TESTFLAGS) ./...
 
 # The Python and TypeScript SDKs (sdk/python, sdk/typescript) and the
@@ -57,6 +57,16 @@ test-sdk: test-servers
 	cd sdk/python && RECOLLECT_BIN=$(CURDIR)/$(BIN)/recollect $(PYTHON) -m pytest -q -p no:cacheprovider tests
 	cd sdk/typescript && npm ci --no-audit --no-fund --loglevel=error && RECOLLECT_BIN=$(CURDIR)/$(BIN)/recollect npm test --silent
 	cd sdk/typescript-integrations && npm ci --no-audit --no-fund --loglevel=error && RECOLLECT_BIN=$(CURDIR)/$(BIN)/recollect npm test --silent
+
+# The operator console (/ui) in headless Chromium (Debian's chromium,
+# installed by test-servers) driven by playwright-core (no browser
+# download) against a real recollect run of the binary built here;
+# screenshots of every page land in $(CONSOLE_SHOTS).
+CONSOLE_SHOTS ?= $(CURDIR)/$(BIN)/console-screenshots
+test-console: test-servers
+	$(GO) build -o $(BIN)/recollect ./cmd/recollect
+	cd test/console && npm ci --no-audit --no-fund --loglevel=error && \
+		RECOLLECT_BIN=$(CURDIR)/$(BIN)/recollect RECOLLECT_TEST_OUT=$(dir $(CONSOLE_SHOTS)) npm test --silent
 
 # The chaos drill in full: 10,000 events against a 3-node JetStream cluster
 # while every worker, a NATS node, the stream leader and the store are

@@ -2,8 +2,9 @@
 # Installs what the tests run besides Go when it is missing: the real
 # servers they start (redis-server, clickhouse-server), node with npm
 # (test/mcp drives the server with the official TypeScript MCP SDK; the
-# TypeScript SDK's suite) and Python's httpx and pytest (the Python SDK's
-# suite), all from Debian's packages. As root on Debian/Ubuntu it runs
+# TypeScript SDK's suite), Python's httpx and pytest (the Python SDK's
+# suite) and chromium (the console's browser test, driven by playwright-core
+# with the system browser), all from Debian's packages. As root on Debian/Ubuntu it runs
 # apt-get; otherwise it prints the exact command and fails. nats-server is
 # built from go.mod by make nats-server.
 set -euo pipefail
@@ -16,6 +17,7 @@ py=/usr/bin/python3; [ -x "$py" ] || py=python3
 "$py" -c 'import httpx, pytest' >/dev/null 2>&1 || missing+=(python3-httpx python3-pytest)
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
+[ -x "${CHROMIUM_BIN:-/usr/bin/chromium}" ] || missing+=(chromium)
 [ ${#missing[@]} -eq 0 ] && exit 0
 cmd="apt-get install -y ${missing[*]}"
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -421,6 +422,7 @@ func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
 	}
 	q.SetImportSpool(spoolDir, 0)
 	q.SetAudit(a.audit)
+	q.SetAuditWriter(a.audit)
 	q.SetTriageMinAge(a.cfg.Consolidate.Rules.TriageMinAge)
 	if a.usageReader != nil {
 		q.SetUsage(a.usageReader)
@@ -436,6 +438,7 @@ func (a *App) initQuery(ctx context.Context) (modules.Service, error) {
 	}
 	q.SetEraser(eraser)
 	q.Routes(a.web.Handle)
+	a.web.Handle("GET /v1/pipeline", http.HandlerFunc(a.pipeline))
 	tok, err := promptctx.NewBPE()
 	if err != nil {
 		return nil, fmt.Errorf("load prompt tokenizer: %w", err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -14,13 +15,30 @@ import (
 
 // openPaths answer without a key: probes and scrapers carry none, and the
 // API description is public.
-var openPaths = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": true, "/openapi.json": true}
+var openPaths = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": true, "/openapi.json": true, "/": true, "/ui": true}
+
+// ConsolePrefix is the operator console's path prefix (package console):
+// a browser sends no bearer key, so its pages pass the middleware and the
+// console checks its own session cookie, then calls the API on loopback
+// with the key the person logged in with.
+const ConsolePrefix = "/ui/"
+
+// open reports whether a path passes without a key; the console prefix is
+// matched on the cleaned path, so /ui/../v1/stats does not pass.
+func open(p string) bool {
+	clean := path.Clean(p)
+	if strings.HasSuffix(p, "/") && clean != "/" {
+		clean += "/"
+	}
+	return openPaths[p] || clean == p && strings.HasPrefix(clean+"/", ConsolePrefix)
+}
 
 // realm is sent in every WWW-Authenticate challenge.
 const realm = `Bearer realm="recollect"`
 
 // Middleware authenticates every request but the health, readiness and
-// metrics probes: 401 without a known bearer key, 429 over the key's rate.
+// metrics probes, the API description and the console's pages (which
+// check their own session): 401 without a known bearer key, 429 over the key's rate.
 // The request's context carries the key's Principal. Without keys it
 // returns next unchanged.
 func (a *Authenticator) Middleware(next http.Handler) http.Handler {
@@ -28,7 +46,7 @@ func (a *Authenticator) Middleware(next http.Handler) http.Handler {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if openPaths[r.URL.Path] {
+		if open(r.URL.Path) {
 			next.ServeHTTP(w, r)
 			return
 		}

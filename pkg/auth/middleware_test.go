@@ -88,6 +88,12 @@ func TestMiddleware(t *testing.T) {
 		{"healthz is open", "/healthz", "", 200, "default", ""},
 		{"readyz is open", "/readyz", "", 200, "default", ""},
 		{"metrics is open", "/metrics", "", 200, "default", ""},
+		{"the console's pages check their own session", "/ui/memories", "", 200, "default", ""},
+		{"the console's root", "/ui", "", 200, "default", ""},
+		{"the console's tenants", "/ui/", "", 200, "default", ""},
+		{"a console page", "/ui/t/acme/memories/", "", 200, "default", ""},
+		{"a path through the console's prefix", "/ui/../v1/stats", "", 401, "missing API key", "Bearer"},
+		{"a prefix that only looks like the console's", "/uix/v1/stats", "", 401, "missing API key", "Bearer"},
 		{"missing key", "/v1/stats", "", 401, "missing API key", `Bearer realm="recollect"`},
 		{"path looking like a probe", "/healthz/../v1/stats", "", 401, "missing API key", "Bearer"},
 		{"basic auth", "/v1/stats", "Basic YWxhZGRpbjpvcGVuc2VzYW1l", 401, `must be \"Bearer YOUR_KEY\"`, "Bearer"},
@@ -118,7 +124,7 @@ func TestMiddleware(t *testing.T) {
 			}
 		})
 	}
-	for reason, want := range map[string]float64{"missing_key": 4, "invalid_key": 1, "rate_limited": 0} {
+	for reason, want := range map[string]float64{"missing_key": 6, "invalid_key": 1, "rate_limited": 0} {
 		if got := rejected(t, reg, reason); got != want {
 			t.Errorf("rejected{reason=%q} = %v, want %v", reason, got, want)
 		}

@@ -142,7 +142,7 @@ func newRunCmd(target string) *cobra.Command {
 			return err
 		}
 		defer func() { _ = shutdown(context.WithoutCancel(ctx)) }()
-		opts := []app.Option{app.WithQueryRoutes(mountMCP(log))}
+		opts := []app.Option{app.WithQueryRoutes(mountMCP(log)), app.WithQueryRoutes(mountConsole(log, cfg))}
 		if tty {
 			authOn := cfg.Auth.Keys != "" || cfg.Auth.KeysFile != ""
 			opts = append(opts, app.WithReady(func(url string) { writeBanner(stderr, cfg, url, authOn) }))

@@ -26,6 +26,11 @@ type ListOptions struct {
 	// AsOf lists what was true then (valid time), KnownAt what Recollect
 	// knew then (record time); zero: current memories.
 	AsOf, KnownAt time.Time
+	// Layer, Type, Kind and Subject narrow to one value each ("" = any).
+	Layer, Type, Kind, Subject string
+	// Quarantined is "" (leave quarantined memories out), "true" (include
+	// them) or "only" (list them alone: the review queue).
+	Quarantined string
 }
 
 // ListMemories returns one page of the tenant's memories in id order; Next
@@ -49,6 +54,11 @@ func (c *Client) ListMemories(ctx context.Context, opts ListOptions) (api.ListRe
 	}
 	if opts.Superseded {
 		q.Set("superseded", "true")
+	}
+	for name, v := range map[string]string{"layer": opts.Layer, "type": opts.Type, "kind": opts.Kind, "subject": opts.Subject, "quarantined": opts.Quarantined} {
+		if v != "" {
+			q.Set(name, v)
+		}
 	}
 	if !opts.AsOf.IsZero() {
 		q.Set("as_of", opts.AsOf.Format(time.RFC3339Nano))

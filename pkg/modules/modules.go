@@ -46,6 +46,8 @@ type Manager struct {
 
 	mu      sync.Mutex
 	running []runningModule
+	// started names every module started, services or not, in order.
+	started []string
 	ready   bool
 	failed  chan error
 }
@@ -135,12 +137,15 @@ func (m *Manager) Start(ctx context.Context, targets []string) error {
 			stopErr := m.Stop(context.WithoutCancel(ctx))
 			return errors.Join(fmt.Errorf("start module %s: %w", name, err), stopErr)
 		}
+		m.mu.Lock()
+		m.started = append(m.started, name)
+		if svc != nil {
+			m.running = append(m.running, runningModule{name: name, svc: svc})
+		}
+		m.mu.Unlock()
 		if svc == nil {
 			continue
 		}
-		m.mu.Lock()
-		m.running = append(m.running, runningModule{name: name, svc: svc})
-		m.mu.Unlock()
 		if f, ok := svc.(Failer); ok {
 			go m.watch(name, f)
 		}
@@ -166,6 +171,18 @@ func (m *Manager) watch(name string, f Failer) {
 	}
 }
 
+// Running lists the started modules (group modules aside) in start order,
+// until Stop.
+func (m *Manager) Running() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.started)
+}
+
+// Group reports whether name is a group module (no init function of its
+// own, like "all").
+func (m *Manager) Group(name string) bool { return m.mods[name].Init == nil }
+
 // Failed reports the first module failure after start.
 func (m *Manager) Failed() <-chan error { return m.failed }
 
@@ -181,7 +198,7 @@ func (m *Manager) Ready() bool {
 func (m *Manager) Stop(ctx context.Context) error {
 	m.mu.Lock()
 	running := m.running
-	m.running = nil
+	m.running, m.started = nil, nil
 	m.ready = false
 	m.mu.Unlock()
 	var errs []error

@@ -127,6 +127,16 @@ func TestSchemasMatchGoTypes(t *testing.T) {
 		{"Webhook", webhook.View{}, true},
 		{"WebhookList", webhook.ListResponse{}, true},
 		{"LineError", snapshot.LineError{}, true},
+		{"WhoAmI", api.WhoAmI{}, true},
+		{"TenantsResponse", api.TenantsResponse{}, true},
+		{"TenantSummary", api.TenantSummary{}, true},
+		{"QuarantineRequest", api.QuarantineRequest{}, false},
+		{"QuarantineResponse", api.QuarantineResponse{}, true},
+		{"Pipeline", api.Pipeline{}, true},
+		{"ModuleState", api.ModuleState{}, true},
+		{"StreamState", api.StreamState{}, true},
+		{"ConsumerLag", api.ConsumerLag{}, true},
+		{"DeadLetter", api.DeadLetter{}, true},
 	}
 	documented := d.obj("components", "schemas")
 	covered := map[string]bool{}

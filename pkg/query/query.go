@@ -76,6 +76,8 @@ type Query struct {
 	vectors *embedder.Vectorizer
 	// audit reads the consolidation audit log (SetAudit).
 	audit auditlog.Reader
+	// auditW records operators' quarantine reviews (SetAuditWriter).
+	auditW auditlog.Writer
 	// usage reads the model usage log (SetUsage).
 	usage usage.Reader
 	// triageMinAge is the consolidator's (SetTriageMinAge).
@@ -119,10 +121,15 @@ func (q *Query) Routes(handle func(pattern string, h http.Handler)) {
 	route("GET /v1/memories/{id}/history", q.history)
 	route("DELETE /v1/memories/{id}", q.delete)
 	route("GET /v1/stats", q.stats)
+	route("GET /v1/whoami", q.whoami)
+	route("GET /v1/tenants", q.tenants)
 	route("GET /v1/export", q.export)
 	route("POST /v1/import", q.importMemories)
 	if q.audit != nil {
 		route("GET /v1/audit", q.auditLog)
+	}
+	if q.auditW != nil {
+		route("POST /v1/memories/{id}/quarantine", q.reviewQuarantine)
 	}
 	if q.usage != nil {
 		route("GET /v1/usage", q.usageTotals)
@@ -294,14 +301,27 @@ func (q *Query) list(w http.ResponseWriter, r *http.Request) {
 	if d := r.URL.Query().Get("domain"); d != "" {
 		f.Domains = []string{d}
 	}
+	if err := listFilters(r.URL.Query(), &f); err != nil {
+		web.WriteError(w, http.StatusBadRequest, "invalid_request", err)
+		return
+	}
+	// quarantined=only lists the quarantined memories alone (the review
+	// queue): the scan is the same, the page holds only them.
+	onlyQuarantined := r.URL.Query().Get("quarantined") == "only"
+	f.IncludeQuarantined = f.IncludeQuarantined || onlyQuarantined
 	if err := timeView(r, q.now(), &f); err != nil {
 		web.WriteError(w, http.StatusBadRequest, "invalid_request", err)
 		return
 	}
 	errPage := errors.New("page full")
 	resp := ListResponse{Memories: []memory.Memory{}}
-	err = q.store.Scroll(r.Context(), tenant, f, func(m memory.Memory) error {
-		if after != "" && m.ID <= after {
+	scroll := func(fn func(memory.Memory) error) error { return q.store.Scroll(r.Context(), tenant, f, fn) }
+	if ps, ok := q.store.(store.PageScroller); ok {
+		// Deep pages start at the cursor, without reading what is before it.
+		scroll = func(fn func(memory.Memory) error) error { return ps.ScrollMetaAfter(r.Context(), tenant, f, after, fn) }
+	}
+	err = scroll(func(m memory.Memory) error {
+		if after != "" && m.ID <= after || onlyQuarantined && !m.Quarantined() {
 			return nil
 		}
 		if len(resp.Memories) == limit {

@@ -173,6 +173,14 @@ type MetaScroller interface {
 	ScrollMeta(ctx context.Context, tenant string, f Filter, fn func(memory.Memory) error) error
 }
 
+// PageScroller is a store that can start a scroll without vectors after
+// an id: ScrollMeta of the memories whose ids sort after after, without
+// reading the ones before (a listing's next page deep into a large
+// tenant costs one page, not the tenant).
+type PageScroller interface {
+	ScrollMetaAfter(ctx context.Context, tenant string, f Filter, after string, fn func(memory.Memory) error) error
+}
+
 // Adopter is a store that keeps memories embedded by other models apart,
 // where its searches do not reach them: Qdrant has a collection per
 // embedding model, so after a model change the tenant's memories sit in

@@ -42,16 +42,24 @@ func (s *Store) Get(ctx context.Context, tenant, id string) (memory.Memory, erro
 // Scroll calls fn for each matching memory in id order. It sees a memory
 // deleted or changed after the scroll began as it is when its page is read.
 func (s *Store) Scroll(ctx context.Context, tenant string, f store.Filter, fn func(memory.Memory) error) error {
-	return s.scroll(ctx, tenant, f, true, fn)
+	return s.scroll(ctx, tenant, f, true, "", fn)
 }
 
 // ScrollMeta is Scroll without the vectors (store.MetaScroller).
 func (s *Store) ScrollMeta(ctx context.Context, tenant string, f store.Filter, fn func(memory.Memory) error) error {
-	return s.scroll(ctx, tenant, f, false, fn)
+	return s.scroll(ctx, tenant, f, false, "", fn)
 }
 
-// scroll is Scroll, copying the vectors only withVectors.
-func (s *Store) scroll(ctx context.Context, tenant string, f store.Filter, withVectors bool, fn func(memory.Memory) error) error {
+// ScrollMetaAfter is ScrollMeta from the first id after after
+// (store.PageScroller): the ids before it are skipped before any memory
+// is decoded.
+func (s *Store) ScrollMetaAfter(ctx context.Context, tenant string, f store.Filter, after string, fn func(memory.Memory) error) error {
+	return s.scroll(ctx, tenant, f, false, after, fn)
+}
+
+// scroll is Scroll, copying the vectors only withVectors, from the first
+// id after after ("" = the first).
+func (s *Store) scroll(ctx context.Context, tenant string, f store.Filter, withVectors bool, after string, fn func(memory.Memory) error) error {
 	if err := s.usable(ctx); err != nil {
 		return err
 	}
@@ -75,6 +83,9 @@ func (s *Store) scroll(ctx context.Context, tenant string, f store.Filter, withV
 	}
 	p.mu.RUnlock()
 	slices.SortFunc(ids, func(a, b idRow) int { return strings.Compare(a.id, b.id) })
+	if after != "" {
+		ids = ids[sort.Search(len(ids), func(i int) bool { return ids[i].id > after }):]
+	}
 
 	if withVectors && len(ids) >= chunkRows {
 		// A big scroll with vectors (a topics rebuild, an export) reads

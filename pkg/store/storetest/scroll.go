@@ -183,3 +183,49 @@ func testScrollMeta(t *testing.T, e *env) {
 		t.Fatalf("scroll without vectors returned %v after %d callbacks, want the callback's error after 3", err, n)
 	}
 }
+
+// testScrollMetaAfter checks a store's scroll from an id against
+// ScrollMeta: the same memories after that id, in order, under a filter.
+func testScrollMetaAfter(t *testing.T, e *env) {
+	ps, ok := e.s.(store.PageScroller)
+	if !ok {
+		t.Skip("the store has no ScrollMetaAfter; listings skip to their cursor")
+	}
+	ms := e.s.(store.MetaScroller)
+	ten := tenant(t, "a")
+	var batch []memory.Memory
+	for i := range 20 {
+		m := e.basic(t, ten, i, e.vec(1, float32(i), 0, 0))
+		m.Archived = i%3 == 0
+		batch = append(batch, m)
+	}
+	upsert(t, e.s, batch...)
+	var all []memory.Memory
+	if err := ms.ScrollMeta(t.Context(), ten, store.Filter{}, func(m memory.Memory) error {
+		all = append(all, m)
+		return nil
+	}); err != nil || len(all) < 5 {
+		t.Fatalf("scroll: %d memories, %v", len(all), err)
+	}
+	for _, after := range []string{"", all[0].ID, all[3].ID, all[3].ID + "\x00", all[len(all)-1].ID, "\U0010FFFF"} {
+		var got []string
+		if err := ps.ScrollMetaAfter(t.Context(), ten, store.Filter{}, after, func(m memory.Memory) error {
+			if m.Vector != nil {
+				t.Fatalf("a scroll without vectors returned %s with a vector", m.ID)
+			}
+			got = append(got, m.ID)
+			return nil
+		}); err != nil {
+			t.Fatalf("scroll after %q: %v", after, err)
+		}
+		var want []string
+		for _, m := range all {
+			if m.ID > after {
+				want = append(want, m.ID)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("scroll after %q = %v, want %v", after, got, want)
+		}
+	}
+}

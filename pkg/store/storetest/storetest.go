@@ -60,6 +60,7 @@ func Run(t *testing.T, h Harness) {
 		{"ScrollOrder", testScrollOrder},
 		{"ScrollEarlyStop", testScrollEarlyStop},
 		{"ScrollMeta", testScrollMeta},
+		{"ScrollMetaAfter", testScrollMetaAfter},
 		{"Count", testCount},
 		{"NotFound", testNotFound},
 		{"CancelledContext", testCancelledContext},
