@@ -208,7 +208,7 @@ func TestBenchProgressOnTerminal(t *testing.T) {
 		args []string
 		bars []string
 	}{
-		{[]string{"embed", "--batch", "4", "--batches", "2", "--queries", "3"},
+		{[]string{"embed", "--batch", "4", "--batches", "2", "--queries", "3", "--long-messages", "0"},
 			[]string{"cores 100% |", "(2/2", "embedding queries 100% |", "(3/3"}},
 		{[]string{"store", "--memories", "300", "--queries", "4", "--recall-queries", "1", "--dir", t.TempDir()},
 			[]string{"filling the store 100% |", "(300/300", "timing searches 100% |", "(4/4"}},
