@@ -17,6 +17,11 @@ import (
 	"github.com/recollect-dev/recollect/internal/testserver"
 )
 
+// liveTimeout bounds operations of the tests whose Redis is up: they are
+// not about timeouts, and a loaded machine can take longer than the
+// default 500 ms to dial a fresh server and answer.
+const liveTimeout = time.Minute
+
 func redisClient(t *testing.T, url string) *redis.Client {
 	t.Helper()
 	opts, err := redis.ParseURL(url)
@@ -33,7 +38,7 @@ func redisClient(t *testing.T, url string) *redis.Client {
 func TestRedisRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	client := redisClient(t, testserver.RedisURL(t))
-	r := NewRedis(client, WithTTL(time.Hour), WithKeyPrefix("test:"))
+	r := NewRedis(client, WithTTL(time.Hour), WithKeyPrefix("test:"), WithTimeout(liveTimeout))
 
 	// More keys than one MGET takes, with awkward floats.
 	entries := map[string][]float32{}
@@ -72,7 +77,7 @@ func TestRedisRoundTrip(t *testing.T) {
 func TestRedisIgnoresUndecodableValues(t *testing.T) {
 	ctx := context.Background()
 	client := redisClient(t, testserver.RedisURL(t))
-	r := NewRedis(client)
+	r := NewRedis(client, WithTimeout(liveTimeout))
 	k := Key("m", "x")
 	if err := client.Set(ctx, DefaultKeyPrefix+k, "abc", 0).Err(); err != nil {
 		t.Fatal(err)
@@ -89,8 +94,8 @@ func TestRedisSharedBetweenProcesses(t *testing.T) {
 	ctx := context.Background()
 	url := testserver.RedisURL(t)
 	m1, m2 := newHashModel("m"), newHashModel("m")
-	c1 := New(m1, NewRedis(redisClient(t, url)))
-	c2 := New(m2, NewRedis(redisClient(t, url)))
+	c1 := New(m1, NewRedis(redisClient(t, url), WithTimeout(liveTimeout)))
+	c2 := New(m2, NewRedis(redisClient(t, url), WithTimeout(liveTimeout)))
 	want, err := c1.Embed(ctx, []string{"alpha", "beta"})
 	if err != nil {
 		t.Fatal(err)
@@ -154,7 +159,7 @@ func TestRedisDownStillEmbeds(t *testing.T) {
 		ctx := context.Background()
 		client := redisClient(t, testserver.RedisURL(t))
 		m := newHashModel("m")
-		c := New(m, NewRedis(client))
+		c := New(m, NewRedis(client, WithTimeout(liveTimeout)))
 		if _, err := c.Embed(ctx, []string{"a"}); err != nil {
 			t.Fatal(err)
 		}
