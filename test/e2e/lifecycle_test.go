@@ -199,7 +199,7 @@ func TestExplicitFactsSurviveEpochs(t *testing.T) {
 			t.Fatalf("consolidate answered %d", code)
 		}
 	}
-	eventually(t, 60*time.Second, "epochs ran and all 300 are active in working", func() error {
+	eventually(t, 4*time.Minute, "epochs ran and all 300 are active in working", func() error {
 		ms := listMemories(t, base, tenant, "&archived=true&superseded=true")
 		if len(ms) != 300 {
 			return fmt.Errorf("%d memories", len(ms))
