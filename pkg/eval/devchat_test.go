@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"slices"
 	"testing"
 	"time"
@@ -77,7 +78,11 @@ func TestRunDevChat(t *testing.T) {
 		t.Fatalf("scored %d questions, the set has %d", rep.Questions, questions)
 	}
 	for i, name := range eval.DevChatCategories {
-		if got := rep.ByCategory[string(rune('1'+i))]; got.Name != name || got.Questions != byCat[name] {
+		got, ok := rep.ByCategory[strconv.Itoa(i+1)]
+		if byCat[name] == 0 && !ok {
+			continue // a category the set does not ask is not reported
+		}
+		if got.Name != name || got.Questions != byCat[name] {
 			t.Errorf("category %d = %+v, want %s with %d questions", i+1, got, name, byCat[name])
 		}
 	}
