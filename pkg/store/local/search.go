@@ -87,6 +87,9 @@ func (s *Store) scanMode(p *partition, vec []float32, k int, f *store.Filter, ex
 	if !ok {
 		return nil
 	}
+	if rf.dated {
+		return s.scanDays(p, vec, k, &rf, chunks)
+	}
 	if !exact && s.useIVF(p, &rf, k) {
 		return s.scanIVF(p, vec, k, &rf, chunks)
 	}
@@ -123,6 +126,30 @@ func (s *Store) scanMode(p *partition, vec []float32, k int, f *store.Filter, ex
 		return p.scoreLong(vec, long, rest, newTopK(k, id)).sorted()
 	}
 	return s.scanLists(p, vec, k, lists, workers, total, exact)
+}
+
+// scanDays scores exactly the rows the day index lists for rf (never a
+// scan of the partition): a time window's memories are few. The caller
+// holds p.mu.RLock.
+func (s *Store) scanDays(p *partition, vec []float32, k int, rf *rowFilter, chunks bool) []cand {
+	rows := s.rowList(len(rf.dayRows))
+	defer s.rowsPool.Put(rows)
+	list := (*rows)[:0]
+	for _, i := range rf.dayRows {
+		if p.hasVec[i] && p.match(rf, int(i)) {
+			list = append(list, i)
+		}
+	}
+	*rows = list
+	var long []int32
+	if chunks && p.nlong > 0 {
+		long = p.takeLong(rows, long)
+	}
+	t := scoreExact(p, vec, *rows, newTopK(k, p.rowID))
+	if len(long) > 0 {
+		return p.scoreLong(vec, long, t.sorted(), newTopK(k, p.rowID)).sorted()
+	}
+	return t.sorted()
 }
 
 // scanLists returns the top k of the listed rows (total of them) for vec:
