@@ -1,0 +1,88 @@
+package recall
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/store"
+)
+
+// The time channel. For a question naming a time window of at most
+// store.MaxDaySpan days ("on May 3", "last week", "yesterday"), a third
+// candidate channel fetches, ranked by meaning, the memories the store's
+// time index holds under the window's days: their event time falls in it,
+// or a time they name, resolved against their event time at ingest
+// ("Yesterday I was in Lisbon" said on May 4 names May 3). Such a memory
+// may share no word with the question, so neither other channel finds it,
+// and the window boost (timerank.go) never sees it. The store answers from
+// an index (store.Filter.Days), never a scan; a question without a narrow
+// window, or a store without the index, skips the channel.
+
+// timeChannelK is the most memories the channel adds: a day's memories
+// are few, and the window boost ranks them.
+const timeChannelK = 50
+
+// queryDays are the days of the request's time windows, nil when it names
+// none or one wider than store.MaxDaySpan days.
+func queryDays(req Request) []int32 {
+	var days []int32
+	for _, w := range req.time.Windows {
+		d := store.WindowDays(w.From, w.To)
+		if d == nil {
+			return nil
+		}
+		days = append(days, d...)
+	}
+	slices.Sort(days)
+	return slices.Compact(days)
+}
+
+// onceVector computes the query's vector once however many channels ask.
+func onceVector(v queryVector) queryVector {
+	var (
+		once sync.Once
+		vec  []float32
+		err  error
+	)
+	return func(ctx context.Context) ([]float32, error) {
+		once.Do(func() { vec, err = v(ctx) })
+		return vec, err
+	}
+}
+
+// addTimeHits runs the time channel for days and merges its hits into
+// cands: a memory already found is marked as found by time as well, a new
+// one joins with its cosine and no lexical score.
+func (r *Recaller) addTimeHits(ctx context.Context, tenant string, vec queryVector, f store.Filter, days []int32, keep func(memory.Memory) bool, cands []candidate) ([]candidate, error) {
+	v, err := vec(ctx)
+	if err != nil {
+		return nil, err
+	}
+	f.Days = days
+	hits, err := r.store.Search(ctx, store.Query{Tenant: tenant, Vector: v, K: timeChannelK, Filter: f, Chunks: true})
+	if errors.Is(err, store.ErrDimension) {
+		return cands, nil // the dense channel said so already
+	}
+	if err != nil {
+		return nil, fmt.Errorf("time channel: %w", err)
+	}
+	at := make(map[string]int, len(cands))
+	for i, c := range cands {
+		at[c.mem.ID] = i
+	}
+	for _, h := range hits {
+		if keep != nil && !keep(h.Memory) {
+			continue
+		}
+		if i, ok := at[h.Memory.ID]; ok {
+			cands[i].timed = true
+			continue
+		}
+		cands = append(cands, candidate{mem: h.Memory, semantic: h.Score, dense: true, timed: true})
+	}
+	return cands, nil
+}
