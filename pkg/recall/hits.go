@@ -42,7 +42,7 @@ func (r *Recaller) search(ctx context.Context, req Request, text string, vec que
 	if err != nil {
 		return nil, err
 	}
-	return r.addTimeHits(ctx, req.Tenant, vec, f, days, keep, cands)
+	return r.addTimeHits(ctx, req.Tenant, vec, f, days, timeTermShare(req), keep, cands)
 }
 
 // relevances fuses each candidate's signals for query (its adaptive

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
+	"github.com/recollect-dev/recollect/pkg/lexical"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/store"
 )
@@ -54,10 +56,36 @@ func onceVector(v queryVector) queryVector {
 	}
 }
 
+// timeTermShare is the share of the query's terms that name its time
+// ("may" and "14" of "what did I do on May 14?"): the lexical score a
+// memory would have if it wrote the date the question names. A memory the
+// time channel finds matches those words by what it means, so it gets at
+// least that share as its lexical score; otherwise a memory that says
+// "yesterday" and shares no other word with the question falls under the
+// relevance floor before its time match is counted.
+func timeTermShare(req Request) float64 {
+	terms := lexical.Terms(req.Query)
+	if len(terms) == 0 {
+		return 0
+	}
+	timed := map[string]bool{}
+	for _, t := range lexical.Terms(strings.Join(req.time.Terms, " ")) {
+		timed[t] = true
+	}
+	n := 0
+	for _, t := range terms {
+		if timed[t] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(terms))
+}
+
 // addTimeHits runs the time channel for days and merges its hits into
 // cands: a memory already found is marked as found by time as well, a new
-// one joins with its cosine and no lexical score.
-func (r *Recaller) addTimeHits(ctx context.Context, tenant string, vec queryVector, f store.Filter, days []int32, keep func(memory.Memory) bool, cands []candidate) ([]candidate, error) {
+// one joins with its cosine; either gets at least share as its lexical
+// score (timeTermShare).
+func (r *Recaller) addTimeHits(ctx context.Context, tenant string, vec queryVector, f store.Filter, days []int32, share float64, keep func(memory.Memory) bool, cands []candidate) ([]candidate, error) {
 	v, err := vec(ctx)
 	if err != nil {
 		return nil, err
@@ -79,10 +107,10 @@ func (r *Recaller) addTimeHits(ctx context.Context, tenant string, vec queryVect
 			continue
 		}
 		if i, ok := at[h.Memory.ID]; ok {
-			cands[i].timed = true
+			cands[i].timed, cands[i].lexical = true, max(cands[i].lexical, share)
 			continue
 		}
-		cands = append(cands, candidate{mem: h.Memory, semantic: h.Score, dense: true, timed: true})
+		cands = append(cands, candidate{mem: h.Memory, semantic: h.Score, lexical: share, dense: true, timed: true})
 	}
 	return cands, nil
 }

@@ -135,8 +135,10 @@ func (s *Store) scanDays(p *partition, vec []float32, k int, rf *rowFilter, chun
 	rows := s.rowList(len(rf.dayRows))
 	defer s.rowsPool.Put(rows)
 	list := (*rows)[:0]
+	rest := *rf
+	rest.dated = false // every listed row is a day row: test only the rest
 	for _, i := range rf.dayRows {
-		if p.hasVec[i] && p.match(rf, int(i)) {
+		if p.hasVec[i] && p.match(&rest, int(i)) {
 			list = append(list, i)
 		}
 	}
