@@ -34,7 +34,7 @@ func (r *Recaller) search(ctx context.Context, req Request, text string, vec que
 	}
 	f, _ := timeFilter(req, r.filter(req))
 	days := queryDays(req)
-	if len(days) == 0 {
+	if len(days) == 0 || r.cfg.NoTimeChannel {
 		return r.retrieve(ctx, req.Tenant, vec, text, f, k, keep)
 	}
 	vec = onceVector(vec)

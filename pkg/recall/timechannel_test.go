@@ -31,8 +31,13 @@ func TestRecallTimeChannelFindsWhatADateNames(t *testing.T) {
 		t.Fatalf("told: time match %v (%q), want the window's boost", res.TimeMatch, res.TimeWindow)
 	}
 	// Without a date the channel does not run, and the memory that shares
-	// one word stays behind those sharing more.
+	// one word stays behind those sharing more; likewise with the channel
+	// turned off.
 	if got := ids(f.recall(t, recall.Request{Query: "Where did I walk in May?"})); slices.Contains(got, "told") {
 		t.Fatalf("recalled %v without a date in the question", got)
+	}
+	off := newFixture(t, mems, recall.Config{PerDomain: 3, MaxResults: 3, MinRelevance: 0.05, Candidates: 3, NoTimeChannel: true}, nil)
+	if got := ids(off.recall(t, recall.Request{Query: "Where did I walk on February 3?"})); slices.Contains(got, "told") {
+		t.Fatalf("recalled %v with the time channel off", got)
 	}
 }
