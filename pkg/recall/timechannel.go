@@ -82,9 +82,14 @@ func timeTermShare(req Request) float64 {
 }
 
 // addTimeHits runs the time channel for days and merges its hits into
-// cands: a memory already found is marked as found by time as well, a new
-// one joins with its cosine; either gets at least share as its lexical
-// score (timeTermShare).
+// cands, marked as found by time, which spares them the no-shared-term
+// penalty: a memory already found keeps its scores, a new one joins with
+// its cosine. One indexed under the days by a time it names, not by its
+// event time, also scores at least share as its lexical signal
+// (timeTermShare); one whose event time lies in the window needs no more:
+// the time factor matches it without reading its content, and lifting
+// every turn of a day's conversation alike only crowds the answer
+// (measured on LoCoMo dev with it: recall_any@10 −0.004, nDCG@10 −0.004).
 func (r *Recaller) addTimeHits(ctx context.Context, tenant string, vec queryVector, f store.Filter, days []int32, share float64, keep func(memory.Memory) bool, cands []candidate) ([]candidate, error) {
 	v, err := vec(ctx)
 	if err != nil {
@@ -106,11 +111,15 @@ func (r *Recaller) addTimeHits(ctx context.Context, tenant string, vec queryVect
 		if keep != nil && !keep(h.Memory) {
 			continue
 		}
+		lex := share
+		if _, event := slices.BinarySearch(days, store.Day(h.Memory.CreatedAt)); event {
+			lex = 0
+		}
 		if i, ok := at[h.Memory.ID]; ok {
-			cands[i].timed, cands[i].lexical = true, max(cands[i].lexical, share)
+			cands[i].timed, cands[i].lexical = true, max(cands[i].lexical, lex)
 			continue
 		}
-		cands = append(cands, candidate{mem: h.Memory, semantic: h.Score, lexical: share, dense: true, timed: true})
+		cands = append(cands, candidate{mem: h.Memory, semantic: h.Score, lexical: lex, dense: true, timed: true})
 	}
 	return cands, nil
 }
