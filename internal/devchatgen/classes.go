@@ -95,19 +95,22 @@ type eventDef struct {
 	did  string // past tense, %s project: "moved the CI of %s to Buildkite"
 	base string // the same in the base form: "move the CI of %s to Buildkite"
 	why  string // how the sentence goes on
+	// label names it in other words, as questions about order often do:
+	// "%s's switch to Buildkite".
+	label string
 }
 
 var eventDefs = []eventDef{
-	{"moved the CI of %s to Buildkite", "move the CI of %s to Buildkite", "; GitHub Actions kept timing out"},
-	{"rotated the database credentials of %s", "rotate the database credentials of %s", " after the scare with the leaked laptop"},
-	{"turned on Dependabot for %s", "turn on Dependabot for %s", ", so expect a flood of pull requests"},
-	{"set up Sentry for %s", "set up Sentry for %s", " and the first errors are already coming in"},
-	{"gave the demo of %s to the finance team", "give the demo of %s to the finance team", " and it went better than expected"},
-	{"renewed the TLS certificate of %s", "renew the TLS certificate of %s", " by hand because the automation failed"},
-	{"shipped version 2 of %s to production", "ship version 2 of %s to production", " without any rollback"},
-	{"deleted the old staging cluster of %s", "delete the old staging cluster of %s", " which saves us a few hundred a month"},
-	{"enabled HTTP/2 on the load balancer in front of %s", "enable HTTP/2 on the load balancer in front of %s", ", nothing broke"},
-	{"archived the legacy branch of %s", "archive the legacy branch of %s", " after tagging it"},
+	{"moved the CI of %s to Buildkite", "move the CI of %s to Buildkite", "; GitHub Actions kept timing out", "%s's switch to Buildkite"},
+	{"rotated the database credentials of %s", "rotate the database credentials of %s", " after the scare with the leaked laptop", "the credential rotation of %s"},
+	{"turned on Dependabot for %s", "turn on Dependabot for %s", ", so expect a flood of pull requests", "Dependabot for %s"},
+	{"set up Sentry for %s", "set up Sentry for %s", " and the first errors are already coming in", "the Sentry rollout for %s"},
+	{"gave the demo of %s to the finance team", "give the demo of %s to the finance team", " and it went better than expected", "the finance demo of %s"},
+	{"renewed the TLS certificate of %s", "renew the TLS certificate of %s", " by hand because the automation failed", "the certificate renewal of %s"},
+	{"shipped version 2 of %s to production", "ship version 2 of %s to production", " without any rollback", "the v2 launch of %s"},
+	{"deleted the old staging cluster of %s", "delete the old staging cluster of %s", " which saves us a few hundred a month", "the staging teardown of %s"},
+	{"enabled HTTP/2 on the load balancer in front of %s", "enable HTTP/2 on the load balancer in front of %s", ", nothing broke", "HTTP/2 for %s"},
+	{"archived the legacy branch of %s", "archive the legacy branch of %s", " after tagging it", "the legacy branch cleanup of %s"},
 }
 
 var eventAcks = []string{
@@ -128,9 +131,9 @@ var regions = []string{"eu-west-1", "eu-central-1", "us-east-1", "us-west-2", "a
 
 // event is a planted event: what was done, on which day, told where.
 type event struct {
-	did, base string
-	day       time.Time // the civil day it happened
-	at        *planned
+	did, base, label string
+	day              time.Time // the civil day it happened
+	at               *planned
 }
 
 // classes holds what planClasses planted, for the questions.
@@ -248,9 +251,9 @@ func (g *convGen) planEvents() {
 			taken[day] = true
 			def := defs[len(g.cls.events)]
 			p := pick(r, g.projects)
-			did, base := fmt.Sprintf(def.did, p.name), fmt.Sprintf(def.base, p.name)
+			did, base, label := fmt.Sprintf(def.did, p.name), fmt.Sprintf(def.base, p.name), fmt.Sprintf(def.label, p.name)
 			at := g.place(s+1, exchange{fmt.Sprintf("%s I %s%s.", relativeDay(r, day, told), did, def.why), pick(r, eventAcks)})
-			g.cls.events = append(g.cls.events, &event{did: did, base: base, day: day, at: at})
+			g.cls.events = append(g.cls.events, &event{did: did, base: base, label: label, day: day, at: at})
 			break
 		}
 	}
@@ -321,14 +324,17 @@ func (g *convGen) classQuestions(holding func(string, ...*planned) []string, add
 		if b.day.Before(a.day) {
 			first, then = b, a
 		}
+		// Most name the events in other words than they were told in.
 		var q string
-		switch r.IntN(3) {
+		switch r.IntN(4) {
 		case 0:
-			q = fmt.Sprintf("Did I %s before I %s?", a.base, b.did)
-		case 1:
 			q = fmt.Sprintf("What did I do first, %s or %s?", a.base, b.base)
+		case 1:
+			q = fmt.Sprintf("Did %s happen before %s?", a.label, b.label)
+		case 2:
+			q = fmt.Sprintf("Which came first: %s or %s?", a.label, b.label)
 		default:
-			q = fmt.Sprintf("Which came first: that I %s or that I %s?", a.did, b.did)
+			q = fmt.Sprintf("Was %s earlier than %s?", a.label, b.label)
 		}
 		answer := fmt.Sprintf("first %s (%s); then %s (%s)", first.did, first.day.Format("January 2"), then.did, then.day.Format("January 2"))
 		ev := append(holding(a.did, a.at), holding(b.did, b.at)...)
