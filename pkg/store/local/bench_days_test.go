@@ -39,9 +39,9 @@ func BenchmarkSearchDays(b *testing.B) {
 	p := s.partition("bench")
 	for {
 		p.mu.RLock()
-		busy := p.training
+		done := p.ivf != nil && !p.training
 		p.mu.RUnlock()
-		if !busy {
+		if done {
 			break
 		}
 		time.Sleep(50 * time.Millisecond)

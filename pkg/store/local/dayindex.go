@@ -1,7 +1,7 @@
 package local
 
 import (
-	"slices"
+	bits64 "math/bits"
 
 	"github.com/recollect-dev/recollect/pkg/lexical"
 	"github.com/recollect-dev/recollect/pkg/memory"
@@ -30,23 +30,36 @@ func sameDays(a, b *memory.Memory) bool {
 	return a.CreatedAt.Equal(b.CreatedAt) && a.Content == b.Content
 }
 
-// dayRows lists the rows indexed under any of days, ascending. The
+// dayRows lists the rows indexed under any of days, ascending, each once:
+// marked in a bitmap of the partition's rows and read back in order, which
+// costs less than sorting when a month's postings are thousands. The
 // caller holds p.mu.
 func (p *partition) dayRows(days []int32) []int32 {
-	var rows []int32
+	var bits []uint64
+	n := 0
 	for _, d := range days {
 		pl := p.days.terms[uint32(d)]
 		if pl == nil {
 			continue
 		}
+		if bits == nil {
+			bits = make([]uint64, (len(p.recs)+63)/64)
+		}
 		for _, doc := range pl.docs {
-			if r := p.days.docRow[doc]; r >= 0 {
-				rows = append(rows, r)
+			if r := p.days.docRow[doc]; r >= 0 && bits[r>>6]&(1<<(r&63)) == 0 {
+				bits[r>>6] |= 1 << (r & 63)
+				n++
 			}
 		}
 	}
-	slices.Sort(rows)
-	return slices.Compact(rows)
+	rows := make([]int32, 0, n)
+	for w, b := range bits {
+		for b != 0 {
+			rows = append(rows, int32(w<<6+bits64.TrailingZeros64(b)))
+			b &= b - 1
+		}
+	}
+	return rows
 }
 
 // redate re-indexes row i's days when m, its new version, changes its

@@ -88,7 +88,7 @@ func (s *Store) scanMode(p *partition, vec []float32, k int, f *store.Filter, ex
 		return nil
 	}
 	if rf.dated {
-		return s.scanDays(p, vec, k, &rf, chunks)
+		return s.scanDays(p, vec, k, &rf, exact, chunks)
 	}
 	if !exact && s.useIVF(p, &rf, k) {
 		return s.scanIVF(p, vec, k, &rf, chunks)
@@ -128,10 +128,11 @@ func (s *Store) scanMode(p *partition, vec []float32, k int, f *store.Filter, ex
 	return s.scanLists(p, vec, k, lists, workers, total, exact)
 }
 
-// scanDays scores exactly the rows the day index lists for rf (never a
-// scan of the partition): a time window's memories are few. The caller
-// holds p.mu.RLock.
-func (s *Store) scanDays(p *partition, vec []float32, k int, rf *rowFilter, chunks bool) []cand {
+// scanDays scores the rows the day index lists for rf (never a scan of
+// the partition): exactly, or through the int8 copy and an exact re-score
+// of its shortlist once they are many (a month of a busy tenant). The
+// caller holds p.mu.RLock.
+func (s *Store) scanDays(p *partition, vec []float32, k int, rf *rowFilter, exact, chunks bool) []cand {
 	rows := s.rowList(len(rf.dayRows))
 	defer s.rowsPool.Put(rows)
 	list := (*rows)[:0]
@@ -147,12 +148,21 @@ func (s *Store) scanDays(p *partition, vec []float32, k int, rf *rowFilter, chun
 	if chunks && p.nlong > 0 {
 		long = p.takeLong(rows, long)
 	}
-	t := scoreExact(p, vec, *rows, newTopK(k, p.rowID))
-	if len(long) > 0 {
-		return p.scoreLong(vec, long, t.sorted(), newTopK(k, p.rowID)).sorted()
+	var best []cand
+	switch {
+	case !exact && len(*rows) >= dayApproxMin && p.quant != nil:
+		best = scanApprox(p, vec, k, []*[]int32{rows}, 1)
+	default:
+		best = scoreExact(p, vec, *rows, newTopK(k, p.rowID)).sorted()
 	}
-	return t.sorted()
+	if len(long) > 0 {
+		return p.scoreLong(vec, long, best, newTopK(k, p.rowID)).sorted()
+	}
+	return best
 }
+
+// dayApproxMin is the fewest day rows scored through the int8 copy.
+const dayApproxMin = 2048
 
 // scanLists returns the top k of the listed rows (total of them) for vec:
 // an exact scan, or the int8 one for many rows.
