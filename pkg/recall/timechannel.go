@@ -101,7 +101,13 @@ func (r *Recaller) addTimeHits(ctx context.Context, tenant string, vec queryVect
 		return cands, nil // the dense channel said so already
 	}
 	if err != nil {
-		return nil, fmt.Errorf("time channel: %w", err)
+		// The other channels answered: recall goes on without this one,
+		// as it does without a failed LLM step, unless the request is gone.
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("time channel: %w", err)
+		}
+		r.log.WarnContext(ctx, "time channel failed, recalling without it", "tenant", tenant, "error", err)
+		return cands, nil
 	}
 	at := make(map[string]int, len(cands))
 	for i, c := range cands {
