@@ -82,3 +82,25 @@ func (x *bm25Index) rank(query string, k int) []string {
 	}
 	return out
 }
+
+// sampleBM25 indexes a conversation's turns as they are stored.
+func sampleBM25(s *Sample, captions bool) *bm25Index {
+	var ids, texts []string
+	for _, se := range s.Sessions {
+		for _, t := range se.Turns {
+			ids = append(ids, t.DiaID)
+			texts = append(texts, TurnContent(t, captions))
+		}
+	}
+	return newBM25Index(ids, texts)
+}
+
+// rankedIDs is rank's answer in the shape Score reads.
+func (x *bm25Index) rankedIDs(query string, k int) [][]string {
+	got := x.rank(query, k)
+	out := make([][]string, len(got))
+	for i, id := range got {
+		out[i] = []string{id}
+	}
+	return out
+}

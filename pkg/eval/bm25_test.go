@@ -38,3 +38,21 @@ func TestBM25NormalisesByTheConversationsAverage(t *testing.T) {
 		t.Fatalf("%v", got)
 	}
 }
+
+// A LoCoMo sample is indexed as stored: the speaker's name before the
+// text, the caption when captions are sent.
+func TestSampleBM25(t *testing.T) {
+	s := &Sample{Sessions: []Session{{Number: 1, Turns: []Turn{
+		{DiaID: "D1:1", Speaker: "Caroline", Text: "I went to a support group yesterday"},
+		{DiaID: "D1:2", Speaker: "Melanie", Text: "That sounds great", Caption: "a photo of a sunrise over a lake"},
+	}}}}
+	if got := sampleBM25(s, false).rankedIDs("What did Caroline do?", 10); len(got) != 1 || got[0][0] != "D1:1" {
+		t.Fatalf("by speaker: %v", got)
+	}
+	if got := sampleBM25(s, false).rankedIDs("sunrise", 10); len(got) != 0 {
+		t.Fatalf("caption indexed without captions: %v", got)
+	}
+	if got := sampleBM25(s, true).rankedIDs("sunrise", 10); len(got) != 1 || got[0][0] != "D1:2" {
+		t.Fatalf("caption: %v", got)
+	}
+}

@@ -25,11 +25,7 @@ func bm25DevChat(chats []*DevChatConversation, k int) *DevChatBaseline {
 		}
 		x := newBM25Index(ids, texts)
 		for _, q := range c.Questions {
-			got := x.rank(q.Question, k)
-			ranked := make([][]string, len(got))
-			for i, id := range got {
-				ranked[i] = []string{id}
-			}
+			ranked := x.rankedIDs(q.Question, k)
 			all.add(devChatCategory(q.Category), Score(ranked, q.Evidence))
 			if len(q.Stale) > 0 {
 				if newer[q.Category] == nil {
