@@ -14,3 +14,4 @@
 package devchatgen
 
 //go:generate go run ./gen -out ../../testdata/devchat/devchat.json.gz
+//go:generate go run ./gen -classes -out ../../testdata/devchat/devchat-classes.json.gz

@@ -19,12 +19,22 @@ type Options struct {
 	// Anchor is the fixed "now" of the set: every conversation ends within
 	// ten days before it.
 	Anchor time.Time
+	// Classes plants issue 21's classes as well (classes.go): the
+	// devchat-classes set.
+	Classes bool
 }
 
 // DefaultOptions are the committed set's.
 func DefaultOptions() Options {
 	return Options{Seed: 20250602, Conversations: 10, MinSessions: 6, MaxSessions: 10, MinTurns: 20, MaxTurns: 40,
 		Anchor: time.Date(2025, 6, 2, 0, 0, 0, 0, time.UTC)}
+}
+
+// ClassesOptions are the committed devchat-classes set's.
+func ClassesOptions() Options {
+	o := DefaultOptions()
+	o.Seed, o.Classes = 20251128, true
+	return o
 }
 
 // Validate checks the options.
@@ -47,7 +57,11 @@ func Generate(o Options) (*eval.DevChat, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	set := &eval.DevChat{Name: "devchat", Version: 1, Seed: o.Seed, Anchor: o.Anchor,
+	name := "devchat"
+	if o.Classes {
+		name = "devchat-classes"
+	}
+	set := &eval.DevChat{Name: name, Version: 1, Seed: o.Seed, Anchor: o.Anchor,
 		Generator: "github.com/recollect-dev/recollect/internal/devchatgen", License: "Apache-2.0"}
 	order := rand.New(rand.NewPCG(o.Seed, 0)).Perm(len(users))
 	for i := range o.Conversations {
@@ -63,10 +77,26 @@ func Generate(o Options) (*eval.DevChat, error) {
 }
 
 // planned is an exchange placed in a session; ids are its two turns'.
+// more are exchanges laid out right after it, in order (a thread the
+// exchange belongs to), moreIDs their turns'.
 type planned struct {
 	session int
 	ex      exchange
 	ids     [2]string
+	more    []exchange
+	moreIDs [][2]string
+}
+
+// exchanges are the planned exchange and the ones that follow it.
+func (p *planned) exchanges() []exchange { return append([]exchange{p.ex}, p.more...) }
+
+// turnIDs are the ids of every turn of p, in order.
+func (p *planned) turnIDs() []string {
+	out := []string{p.ids[0], p.ids[1]}
+	for _, ids := range p.moreIDs {
+		out = append(out, ids[0], ids[1])
+	}
+	return out
 }
 
 type chain struct {
@@ -92,6 +122,7 @@ type convGen struct {
 	bySess   map[int][]*planned
 	chains   []*chain
 	facts    []*placedFact
+	cls      *classes // nil unless Options.Classes
 }
 
 func (g *convGen) build() (eval.DevChatConversation, error) {
@@ -101,6 +132,9 @@ func (g *convGen) build() (eval.DevChatConversation, error) {
 	g.bySess = map[int][]*planned{}
 	g.planChains()
 	g.planFacts()
+	if g.o.Classes {
+		g.planClasses()
+	}
 	c := eval.DevChatConversation{ID: g.id, User: g.user, Assistant: assistantName}
 	for _, p := range g.projects {
 		c.Projects = append(c.Projects, p.name)
@@ -275,17 +309,26 @@ func (g *convGen) session(s int) eval.DevChatSession {
 	out := eval.DevChatSession{Number: s, Start: g.dates[s-1]}
 	ts := g.dates[s-1]
 	for _, p := range exs {
-		for k, text := range []string{p.ex.user, p.ex.assistant} {
-			role, speaker, gap := "user", g.user, 30+r.IntN(300)
-			if k == 1 {
-				role, speaker, gap = "assistant", assistantName, 5+r.IntN(40)
+		p.moreIDs = nil
+		for j, ex := range p.exchanges() {
+			var ids [2]string
+			for k, text := range []string{ex.user, ex.assistant} {
+				role, speaker, gap := "user", g.user, 30+r.IntN(300)
+				if k == 1 {
+					role, speaker, gap = "assistant", assistantName, 5+r.IntN(40)
+				}
+				if len(out.Turns) > 0 {
+					ts = ts.Add(time.Duration(gap) * time.Second)
+				}
+				id := fmt.Sprintf("D%d:%d", s, len(out.Turns)+1)
+				ids[k] = id
+				out.Turns = append(out.Turns, eval.DevChatTurn{ID: id, Role: role, Speaker: speaker, TS: ts, Text: text})
 			}
-			if len(out.Turns) > 0 {
-				ts = ts.Add(time.Duration(gap) * time.Second)
+			if j == 0 {
+				p.ids = ids
+			} else {
+				p.moreIDs = append(p.moreIDs, ids)
 			}
-			id := fmt.Sprintf("D%d:%d", s, len(out.Turns)+1)
-			p.ids[k] = id
-			out.Turns = append(out.Turns, eval.DevChatTurn{ID: id, Role: role, Speaker: speaker, TS: ts, Text: text})
 		}
 	}
 	return out

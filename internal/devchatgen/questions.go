@@ -21,7 +21,7 @@ func (g *convGen) questions(c *eval.DevChatConversation) ([]eval.DevChatQuestion
 	holding := func(value string, steps ...*planned) []string {
 		var out []string
 		for _, p := range steps {
-			for _, id := range p.ids {
+			for _, id := range p.turnIDs() {
 				if mentions(text[id], value) {
 					out = append(out, id)
 				}
@@ -102,6 +102,11 @@ func (g *convGen) questions(c *eval.DevChatConversation) ([]eval.DevChatQuestion
 			answers = append(answers, f.answer)
 		}
 		if err := add("multi-session", fmt.Sprintf("Which errors have we fixed in %s so far?", p.name), strings.Join(answers, "; "), ev, nil); err != nil {
+			return nil, err
+		}
+	}
+	if g.cls != nil {
+		if err := g.classQuestions(holding, add); err != nil {
 			return nil, err
 		}
 	}

@@ -41,13 +41,14 @@ func (r *runner) ask(ctx context.Context) (err error) {
 		}()
 		out = json.NewEncoder(f)
 	}
-	all, clean, corrected := newTally(), newTally(), newTally()
+	all, clean, corrected, bm := newTally(), newTally(), newTally(), newTally()
 	var lat []time.Duration
 	total, asked := 0, 0
 	for _, c := range r.convs {
 		total += len(c.sample.QA)
 	}
 	for _, c := range r.convs {
+		base := sampleBM25(c.sample, r.cfg.Captions)
 		for _, qa := range c.sample.QA {
 			r.cfg.progress(StageQuestions, asked, total) // those before this one are done
 			asked++
@@ -76,6 +77,7 @@ func (r *runner) ask(ctx context.Context) (err error) {
 			}
 			s := Score(ranked, gold)
 			all.add(qa.Category, s)
+			bm.add(qa.Category, Score(base.rankedIDs(qa.Question, r.cfg.K), gold))
 			res := questionResult{Sample: c.sample.ID, Index: qa.Index, Category: qa.Category, Question: qa.Question,
 				Evidence: gold, Recalled: ranked, Ms: round4(ms(took)), Scores: s}
 			if a, audited := r.audit[QAKey{c.sample.ID, qa.Index}]; audited {
@@ -99,6 +101,8 @@ func (r *runner) ask(ctx context.Context) (err error) {
 	}
 	r.cfg.progress(StageQuestions, asked, total)
 	r.report.Summary = all.summary()
+	b := bm.summary()
+	r.report.BM25 = &b
 	if r.audit != nil {
 		wo, co := clean.summary(), corrected.summary()
 		r.report.WithoutAudited, r.report.AuditCorrected = &wo, &co

@@ -67,7 +67,12 @@ type DevChatQuestion struct {
 }
 
 // DevChatCategories are the question categories, in report order.
-var DevChatCategories = []string{"fact", "multi-session", "update", "temporal", "code", "preference"}
+// The last five are issue 21's classes (the devchat-classes set): a short
+// user fact among long assistant answers, an update inside long technical
+// threads, an event asked about by its date when the evidence names only a
+// relative day, the order of two events, two people or projects at once.
+var DevChatCategories = []string{"fact", "multi-session", "update", "temporal", "code", "preference",
+	"short-fact", "thread-update", "date-anchored", "event-order", "multi-entity"}
 
 // UpdateCategory is the category whose questions list stale evidence.
 const UpdateCategory = "update"

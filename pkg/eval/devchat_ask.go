@@ -55,6 +55,7 @@ func (d *devChatRun) ask(ctx context.Context) (rep *DevChatReport, err error) {
 	all := newTally()
 	all.name = devChatCategoryName
 	var updates updateTally
+	newer := map[string]*updateTally{}
 	var lat []time.Duration
 	total, asked := 0, 0
 	for _, c := range d.chats {
@@ -82,9 +83,15 @@ func (d *devChatRun) ask(ctx context.Context) (rep *DevChatReport, err error) {
 			res := devChatResult{Conversation: chat.ID, ID: q.ID, Category: q.Category, Query: q.Question, Answer: q.Answer,
 				AsOf: asOf, Expected: q.Evidence, Stale: q.Stale, Got: ranked,
 				ExpectedRanks: ranks(ranked, q.Evidence), StaleRanks: ranks(ranked, q.Stale), Ms: round4(ms(took)), Scores: s}
-			if q.Category == UpdateCategory && len(q.Stale) > 0 {
-				above := updates.add(res.ExpectedRanks, res.StaleRanks)
+			if len(q.Stale) > 0 {
+				if newer[q.Category] == nil {
+					newer[q.Category] = &updateTally{}
+				}
+				above := newer[q.Category].add(res.ExpectedRanks, res.StaleRanks)
 				res.NewerAboveOlder = &above
+				if q.Category == UpdateCategory {
+					updates.add(res.ExpectedRanks, res.StaleRanks)
+				}
 			}
 			if out != nil {
 				if err := out.Encode(res); err != nil {
@@ -96,6 +103,11 @@ func (d *devChatRun) ask(ctx context.Context) (rep *DevChatReport, err error) {
 	d.cfg.progress(StageQuestions, asked, total)
 	rep.Summary = all.summary()
 	rep.Updates = updates.scores()
+	rep.Newer = map[string]UpdateScores{}
+	for cat, u := range newer {
+		rep.Newer[cat] = u.scores()
+	}
+	rep.BM25 = bm25DevChat(d.chats, d.dcfg.K)
 	rep.P50Ms, rep.P99Ms = percentiles(lat)
 	return rep, nil
 }

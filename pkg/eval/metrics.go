@@ -39,18 +39,22 @@ func RecallAll(ranked [][]string, gold []string, k int) float64 {
 }
 
 // NDCG is nDCG@k with binary relevance: the DCG of the first k results over
-// the DCG of min(k, |gold|) relevant results.
+// the DCG of min(k, |gold|) relevant results. A result is relevant when it
+// holds a gold id no earlier result held: two memories made from one turn
+// (its transcript and a fact extracted from it) credit that turn once, so
+// the score never exceeds 1.
 func NDCG(ranked [][]string, gold []string, k int) float64 {
 	if len(gold) == 0 || k <= 0 {
 		return 0
 	}
 	rels := make([]float64, 0, k)
+	credited := map[string]bool{}
 	for _, ids := range ranked[:min(k, len(ranked))] {
 		rel := 0.0
 		for _, id := range ids {
-			if slices.Contains(gold, id) {
+			if slices.Contains(gold, id) && !credited[id] {
+				credited[id] = true
 				rel = 1
-				break
 			}
 		}
 		rels = append(rels, rel)

@@ -28,6 +28,7 @@ func TestMetrics(t *testing.T) {
 		{name: "ideal is min(k, gold)", ranked: [][]string{{"a"}, {"b"}}, gold: []string{"a", "b", "c"}, k: 2, any: 1, all: 0, ndcg: 1},
 		{name: "merged memory holds two gold turns", ranked: [][]string{{"x"}, {"a", "b"}}, gold: []string{"a", "b", "c"}, k: 10, any: 1, all: 0, ndcg: 1 / 2.63093},
 		{name: "merged memory completes recall_all", ranked: [][]string{{"x", "a"}, {"b"}}, gold: []string{"a", "b"}, k: 10, any: 1, all: 1, ndcg: 1},
+		{name: "two memories of one turn credit it once", ranked: [][]string{{"a"}, {"a"}, {"x"}}, gold: []string{"a"}, k: 10, any: 1, all: 1, ndcg: 1},
 		{name: "nothing recalled", ranked: nil, gold: []string{"a"}, k: 10, any: 0, all: 0, ndcg: 0},
 		{name: "no gold", ranked: [][]string{{"a"}}, gold: nil, k: 10, any: 0, all: 0, ndcg: 0},
 		{name: "position 11 is out of @10", ranked: twelve, gold: []string{"z"}, k: 10, any: 0, all: 0, ndcg: 0},

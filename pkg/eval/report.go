@@ -30,9 +30,12 @@ type Report struct {
 	// QPS is questions recalled per second, one at a time.
 	QPS float64 `json:"qps"`
 	// ShortResults counts questions answered with fewer than k memories.
-	ShortResults   int            `json:"short_results"`
-	WithoutAudited *Summary       `json:"without_audited,omitempty"`
-	AuditCorrected *Summary       `json:"audit_corrected,omitempty"`
+	ShortResults   int      `json:"short_results"`
+	WithoutAudited *Summary `json:"without_audited,omitempty"`
+	AuditCorrected *Summary `json:"audit_corrected,omitempty"`
+	// BM25 is plain BM25 over the turns on the same questions (bm25.go),
+	// the baseline.
+	BM25           *Summary       `json:"bm25,omitempty"`
 	Audited        int            `json:"audited"`
 	AuditUnmatched int            `json:"audit_unmatched"`
 	Skipped        Skipped        `json:"skipped"`
@@ -77,6 +80,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 	rows("all", &r.Summary)
 	rows("without audited", r.WithoutAudited)
 	rows("audit-corrected", r.AuditCorrected)
+	rows("plain BM25", r.BM25)
 	if err := tw.Flush(); err != nil {
 		return err
 	}

@@ -32,6 +32,10 @@ type Config struct {
 	RerankWeight float64
 	// RerankTimeout bounds the rerank call.
 	RerankTimeout time.Duration
+
+	// NoTimeChannel turns the time channel off (timechannel.go): dated
+	// questions then rank only what the other two channels find.
+	NoTimeChannel bool
 }
 
 // Defaults of the LLM steps.
@@ -61,6 +65,8 @@ func (c *Config) RegisterFlags(prefix string, fs *pflag.FlagSet) {
 	fs.IntVar(&c.RerankTop, prefix+"recall-rerank-top", DefaultRerankTop, "best candidates the LLM reranks")
 	fs.Float64Var(&c.RerankWeight, prefix+"recall-rerank-weight", DefaultRerankWeight, "share of the LLM's judgement in a reranked score (the rest is the fused score)")
 	fs.DurationVar(&c.RerankTimeout, prefix+"recall-rerank-timeout", DefaultRerankTimeout, "bound on the rerank call; past it recall keeps the fused order")
+	fs.BoolVar(&c.NoTimeChannel, prefix+"recall-no-time-channel", false,
+		"do not fetch, for a question naming a date or a window of at most 31 days, the memories the time index holds under it")
 }
 
 // Validate checks the configuration.

@@ -23,7 +23,8 @@ const (
 	maxScopedCandidates = 2000
 )
 
-// search runs both channels for one phrasing of the request.
+// search runs both channels for one phrasing of the request, and the time
+// channel when the request names a narrow time window (timechannel.go).
 func (r *Recaller) search(ctx context.Context, req Request, text string, vec queryVector) ([]candidate, error) {
 	k := r.cfg.Candidates
 	var keep func(memory.Memory) bool
@@ -32,7 +33,16 @@ func (r *Recaller) search(ctx context.Context, req Request, text string, vec que
 		keep = func(m memory.Memory) bool { return scope.Applies(m.Scope, file) }
 	}
 	f, _ := timeFilter(req, r.filter(req))
-	return r.retrieve(ctx, req.Tenant, vec, text, f, k, keep)
+	days := queryDays(req)
+	if len(days) == 0 || r.cfg.NoTimeChannel {
+		return r.retrieve(ctx, req.Tenant, vec, text, f, k, keep)
+	}
+	vec = onceVector(vec)
+	cands, err := r.retrieve(ctx, req.Tenant, vec, text, f, k, keep)
+	if err != nil {
+		return nil, err
+	}
+	return r.addTimeHits(ctx, req.Tenant, vec, f, days, timeTermShare(req), keep, cands)
 }
 
 // relevances fuses each candidate's signals for query (its adaptive

@@ -25,6 +25,7 @@ type candidate struct {
 	lexical  float64 // BM25 / best BM25 of the query, in [0, 1]
 	dense    bool    // found by the dense channel
 	text     bool    // found by the lexical channel
+	timed    bool    // found by the time channel (timechannel.go)
 }
 
 // Weights split relevance between the two channels (Nebo's adaptive
@@ -114,7 +115,7 @@ func relevance(c candidate, w Weights, queryTerms map[string]bool) float64 {
 		rel *= 1 + c.lexical*0.3*math.Max(0, gate)
 	case c.text && c.semantic < 0.2:
 		rel = math.Min(rel, c.lexical*0.25)
-	case !c.text && !sharesTerm(c.mem.Content, queryTerms):
+	case !c.text && !c.timed && !sharesTerm(c.mem.Content, queryTerms):
 		rel *= 0.7
 	}
 	return math.Min(1, rel)

@@ -69,6 +69,11 @@ type Filter struct {
 	// does nothing with them. memory.TimeView.Holds is the reference.
 	ValidAt time.Time
 	KnownAt time.Time
+	// Days keeps the memories indexed under at least one of these days
+	// (MemoryDays: the day of the event time and the days of the times
+	// the content names; see timedays.go). Empty means any; a store
+	// answers it from an index, not a scan.
+	Days []int32
 }
 
 // View is the filter's reading of the two clocks.

@@ -34,6 +34,16 @@ func (p *parser) absolute(i int) (span, int) {
 		return span{from: p.date(y, 1, 1), to: p.date(y+10, 1, 1), conf: 0.6}, j - i + 1
 	}
 	if wd, ok := weekdays[tk.s]; ok && (p.tok(j-1).s == "on" || tk.capital) {
+		// "Tuesday, May 20": the date says which Tuesday.
+		k := j + 1
+		if p.tok(k).punct && p.tok(k).s == "," {
+			k++
+		}
+		for _, date := range []func(int) (span, int){p.dayMonth, p.monthFirst, p.numeric, p.iso} {
+			if s, n := date(k); n > 0 {
+				return s, k - i + n
+			}
+		}
 		d := p.today
 		for d.Weekday() != wd {
 			d = d.AddDate(0, 0, -1)

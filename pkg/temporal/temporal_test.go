@@ -39,6 +39,10 @@ func TestParseWindows(t *testing.T) {
 		{"May 7, 2023", "2023-05-07..2023-05-08"},
 		{"on May the 7th", "2023-05-07..2023-05-08"},
 		{"May 7th", "2023-05-07..2023-05-08"},
+		// a weekday before a date is that date, not the latest such weekday
+		{"on Sunday, May 7, 2023", "2023-05-07..2023-05-08"},
+		{"what did I do on Tuesday, October 3?", "2023-10-03..2023-10-04"},
+		{"Saturday 7 May 2023", "2023-05-07..2023-05-08"},
 		{"December 25", "2022-12-25..2022-12-26"},
 		{"25 December", "2022-12-25..2022-12-26"},
 		{"Oct 20", "2023-10-20..2023-10-21"},

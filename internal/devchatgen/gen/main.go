@@ -13,6 +13,10 @@ import (
 
 func main() {
 	o := devchatgen.DefaultOptions()
+	if len(os.Args) > 1 && os.Args[1] == "-classes" {
+		o = devchatgen.ClassesOptions()
+	}
+	flag.Bool("classes", false, "the devchat-classes set (issue 21's classes as well); must come first")
 	out := flag.String("out", "devchat.json.gz", "file to write (gzip-compressed JSON)")
 	flag.Uint64Var(&o.Seed, "seed", o.Seed, "random seed")
 	flag.IntVar(&o.Conversations, "conversations", o.Conversations, "conversations to generate")

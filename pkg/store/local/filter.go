@@ -32,6 +32,10 @@ type rowFilter struct {
 	excludeBits            uint64 // a row with one of exclude has one of these
 	keys                   []string
 	keyHashes              []uint32
+	// dated: the filter names days; dayRows are the rows indexed under
+	// them (ascending), the only ones it can match.
+	dated   bool
+	dayRows []int32
 }
 
 // compileFilter returns f for p's rows, and false when no row can match (a
@@ -66,6 +70,12 @@ func (p *partition) compileFilter(f *store.Filter) (rowFilter, bool) {
 	}
 	for _, k := range f.Keys {
 		rf.keyHashes = append(rf.keyHashes, p.cols.hashKey(k))
+	}
+	if len(f.Days) > 0 {
+		rf.dated, rf.dayRows = true, p.dayRows(f.Days)
+		if len(rf.dayRows) == 0 {
+			return rf, false
+		}
 	}
 	if !f.CreatedAfter.IsZero() {
 		rf.after, rf.afterSec, rf.afterNsec = true, f.CreatedAfter.Unix(), int32(f.CreatedAfter.Nanosecond())
@@ -107,6 +117,11 @@ func (p *partition) match(rf *rowFilter, i int) bool {
 	c := &p.cols
 	if c.archived[i] && !rf.includeArchived || c.quarantined[i] && !rf.includeQuarantine {
 		return false
+	}
+	if rf.dated {
+		if _, ok := slices.BinarySearch(rf.dayRows, int32(i)); !ok {
+			return false
+		}
 	}
 	if rf.view && !p.holds(rf, i) || !rf.view && c.superseded[i] && !rf.includeSuperseded {
 		return false

@@ -37,6 +37,7 @@ type partition struct {
 	vecs      rowStore[float32]
 	vecCache  *vecCache // where vecs maps its chunks once big (nil: heap only)
 	lex       *lexIndex
+	days      *lexIndex // the day index (dayindex.go)
 	cols      columns
 	quant     *quantSlab
 	approxMin int // rows from which quant is kept
@@ -60,7 +61,7 @@ func newPartition(approxMin, indexMin int) *partition {
 	} else if indexMin > 0 && indexMin < approxMin {
 		quantMin = indexMin
 	}
-	return &partition{ids: newIDIndex(), lex: newLexIndex(), cols: newColumns(),
+	return &partition{ids: newIDIndex(), lex: newLexIndex(), days: newLexIndex(), cols: newColumns(),
 		approxMin: quantMin, indexMin: indexMin}
 }
 
@@ -89,6 +90,9 @@ func (p *partition) upsert(m memory.Memory, size int, lv lexical.SparseVector) (
 	p.enc = rec
 	i, ok := p.row(m.ID)
 	if ok {
+		if err := p.redate(i, &m); err != nil {
+			return 0, err
+		}
 		if err := p.reindex(i, &m, lv); err != nil {
 			return 0, err
 		}
@@ -119,6 +123,7 @@ func (p *partition) upsert(m memory.Memory, size int, lv lexical.SparseVector) (
 		p.hasVec = append(p.hasVec, false)
 		p.chunks = append(p.chunks, nil)
 		p.lex.add(i, lv)
+		p.days.add(i, dayVector(&m))
 		if p.dim > 0 {
 			p.vecs.push()
 		}
@@ -188,6 +193,9 @@ func (p *partition) setPayload(i int, m memory.Memory, recSize int) (int, error)
 		return 0, err
 	}
 	p.enc = rec
+	if err := p.redate(i, &m); err != nil {
+		return 0, err
+	}
 	if !recSameText(p.record(i), &m) {
 		if err := p.reindex(i, &m, lexical.MemoryVector(m)); err != nil {
 			return 0, err
@@ -235,6 +243,7 @@ func (p *partition) remove(id string) (int, error) {
 		return 0, err
 	}
 	p.lex.remove(i, lexical.MemoryVector(old))
+	p.days.remove(i, dayVector(&old))
 	delta := -int(p.sizes[i])
 	if p.hasVec[i] {
 		p.nvec--

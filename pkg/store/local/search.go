@@ -87,6 +87,9 @@ func (s *Store) scanMode(p *partition, vec []float32, k int, f *store.Filter, ex
 	if !ok {
 		return nil
 	}
+	if rf.dated {
+		return s.scanDays(p, vec, k, &rf, exact, chunks)
+	}
 	if !exact && s.useIVF(p, &rf, k) {
 		return s.scanIVF(p, vec, k, &rf, chunks)
 	}
@@ -124,6 +127,42 @@ func (s *Store) scanMode(p *partition, vec []float32, k int, f *store.Filter, ex
 	}
 	return s.scanLists(p, vec, k, lists, workers, total, exact)
 }
+
+// scanDays scores the rows the day index lists for rf (never a scan of
+// the partition): exactly, or through the int8 copy and an exact re-score
+// of its shortlist once they are many (a month of a busy tenant). The
+// caller holds p.mu.RLock.
+func (s *Store) scanDays(p *partition, vec []float32, k int, rf *rowFilter, exact, chunks bool) []cand {
+	rows := s.rowList(len(rf.dayRows))
+	defer s.rowsPool.Put(rows)
+	list := (*rows)[:0]
+	rest := *rf
+	rest.dated = false // every listed row is a day row: test only the rest
+	for _, i := range rf.dayRows {
+		if p.hasVec[i] && p.match(&rest, int(i)) {
+			list = append(list, i)
+		}
+	}
+	*rows = list
+	var long []int32
+	if chunks && p.nlong > 0 {
+		long = p.takeLong(rows, long)
+	}
+	var best []cand
+	switch {
+	case !exact && len(*rows) >= dayApproxMin && p.quant != nil:
+		best = scanApprox(p, vec, k, []*[]int32{rows}, 1)
+	default:
+		best = scoreExact(p, vec, *rows, newTopK(k, p.rowID)).sorted()
+	}
+	if len(long) > 0 {
+		return p.scoreLong(vec, long, best, newTopK(k, p.rowID)).sorted()
+	}
+	return best
+}
+
+// dayApproxMin is the fewest day rows scored through the int8 copy.
+const dayApproxMin = 2048
 
 // scanLists returns the top k of the listed rows (total of them) for vec:
 // an exact scan, or the int8 one for many rows.

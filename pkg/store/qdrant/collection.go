@@ -35,6 +35,8 @@ func indexes() []index {
 		{field: fSuperseded, typ: qdrant.FieldType_FieldTypeBool, schema: qdrant.PayloadSchemaType_Bool},
 		{field: fQuarantined, typ: qdrant.FieldType_FieldTypeBool, schema: qdrant.PayloadSchemaType_Bool},
 		{field: fCreatedAtUS, typ: qdrant.FieldType_FieldTypeInteger, schema: qdrant.PayloadSchemaType_Integer},
+		// The time index (store.Filter.Days).
+		{field: fTimeDays, typ: qdrant.FieldType_FieldTypeInteger, schema: qdrant.PayloadSchemaType_Integer},
 		{field: fCreatedAt, typ: qdrant.FieldType_FieldTypeDatetime, schema: qdrant.PayloadSchemaType_Datetime},
 		// The two clocks' other ends, for as_of and known_at (timeview.go).
 		{field: fValidFrom, typ: qdrant.FieldType_FieldTypeDatetime, schema: qdrant.PayloadSchemaType_Datetime},

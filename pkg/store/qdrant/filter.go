@@ -32,6 +32,13 @@ func toFilter(tenant string, f store.Filter) *qdrant.Filter {
 		}
 		q.Must = append(q.Must, qdrant.NewRange(fCreatedAtUS, r))
 	}
+	if len(f.Days) > 0 {
+		days := make([]int64, len(f.Days))
+		for i, d := range f.Days {
+			days[i] = int64(d)
+		}
+		q.Must = append(q.Must, qdrant.NewMatchInts(fTimeDays, days...))
+	}
 	if !f.IncludeArchived {
 		// must_not true rather than must false: a point written without the
 		// field counts as not archived.

@@ -57,6 +57,8 @@ func TestToFilter(t *testing.T) {
 			Must: []*qdrant.Condition{tenant, qdrant.NewMatchKeywords("key", "deploy/target")}}},
 		{"created after", store.Filter{CreatedAfter: after, IncludeArchived: true, IncludeSuperseded: true, IncludeQuarantined: true}, &qdrant.Filter{
 			Must: []*qdrant.Condition{tenant, qdrant.NewRange("created_at_us", &qdrant.Range{Gt: f64(after)})}}},
+		{"days", store.Filter{Days: []int32{20160, 20161}, IncludeArchived: true, IncludeSuperseded: true, IncludeQuarantined: true}, &qdrant.Filter{
+			Must: []*qdrant.Condition{tenant, qdrant.NewMatchInts("time_days", 20160, 20161)}}},
 		{"created before", store.Filter{CreatedBefore: before, IncludeArchived: true, IncludeSuperseded: true, IncludeQuarantined: true}, &qdrant.Filter{
 			Must: []*qdrant.Condition{tenant, qdrant.NewRange("created_at_us", &qdrant.Range{Lt: f64(before)})}}},
 		{"everything", store.Filter{
@@ -102,6 +104,7 @@ func TestIndexesCoverFilters(t *testing.T) {
 		"archived": qdrant.FieldType_FieldTypeBool, "superseded": qdrant.FieldType_FieldTypeBool,
 		"quarantined":   qdrant.FieldType_FieldTypeBool,
 		"created_at_us": qdrant.FieldType_FieldTypeInteger, "created_at": qdrant.FieldType_FieldTypeDatetime,
+		"time_days":  qdrant.FieldType_FieldTypeInteger,
 		"valid_from": qdrant.FieldType_FieldTypeDatetime, "valid_until": qdrant.FieldType_FieldTypeDatetime,
 		"invalid_at": qdrant.FieldType_FieldTypeDatetime,
 	}

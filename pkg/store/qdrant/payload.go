@@ -7,6 +7,7 @@ import (
 	"github.com/qdrant/go-client/qdrant"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/store"
 )
 
 // Payload keys. Every memory field but the vector has one; created_at_us
@@ -50,6 +51,9 @@ const (
 	// fQuarantined is the filter's flag, fQuarantine the reason.
 	fQuarantined = "quarantined"
 	fQuarantine  = "quarantine_reason"
+	// fTimeDays are the days the memory is indexed under
+	// (store.MemoryDays), for store.Filter.Days; derived, never read back.
+	fTimeDays = "time_days"
 )
 
 // toPayload is m's payload: strings, numbers, booleans and string lists as
@@ -87,6 +91,12 @@ func toPayload(m memory.Memory) map[string]*qdrant.Value {
 		fQuarantined:     qdrant.NewValueBool(m.Quarantined()),
 		fQuarantine:      qdrant.NewValueString(m.Quarantine),
 	}
+	days := store.MemoryDays(&m)
+	dv := make([]*qdrant.Value, len(days))
+	for i, d := range days {
+		dv[i] = qdrant.NewValueInt(int64(d))
+	}
+	p[fTimeDays] = qdrant.NewValueFromList(dv...)
 	putTime(p, fCreatedAt, m.CreatedAt)
 	putTime(p, fModifiedAt, m.ModifiedAt)
 	putTime(p, fLastAccessed, m.LastAccessed)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/recollect-dev/recollect/pkg/lexical"
 	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/store"
 	"github.com/recollect-dev/recollect/pkg/store/storetest"
 )
 
@@ -93,7 +94,7 @@ func TestPayloadTypes(t *testing.T) {
 		"layer": "string", "importance": "double", "confidence": "double", "access_count": "int",
 		"repetition_count": "int", "success_count": "int", "tags": "list", "scope": "list",
 		"evidence": "string", "source_ids": "list", "source": "string", "created_at": "string",
-		"created_at_us": "int", "modified_at": "string", "last_accessed": "string", "valid_from": "string", "valid_until": "string",
+		"created_at_us": "int", "time_days": "list", "modified_at": "string", "last_accessed": "string", "valid_from": "string", "valid_until": "string",
 		"invalid_at": "string", "archived": "bool", "embedding_model": "string",
 		"superseded": "bool", "superseded_by": "string", "derived_from": "list", "epoch": "int",
 		"quarantined": "bool", "quarantine_reason": "string",
@@ -106,6 +107,9 @@ func TestPayloadTypes(t *testing.T) {
 	}
 	if got := p["created_at_us"].GetIntegerValue(); got != testTime.UnixMicro() {
 		t.Errorf("created_at_us = %d, want %d", got, testTime.UnixMicro())
+	}
+	if got := p["time_days"].GetListValue().GetValues(); len(got) == 0 || got[0].GetIntegerValue() != int64(store.Day(testTime)) {
+		t.Errorf("time_days = %v, want the event's day %d first", got, store.Day(testTime))
 	}
 	if got := p["tags"].GetListValue().GetValues(); len(got) != 2 || got[1].GetStringValue() != "editor" {
 		t.Errorf("tags = %v", got)

@@ -133,8 +133,14 @@ func TestFilterRoundTrips(t *testing.T) {
 		switch fv.Kind() {
 		case reflect.Slice:
 			s := reflect.MakeSlice(fv.Type(), 2, 2)
-			s.Index(0).SetString("a-" + v.Type().Field(i).Name)
-			s.Index(1).SetString("b")
+			switch fv.Type().Elem().Kind() {
+			case reflect.Int32:
+				s.Index(0).SetInt(int64(20000 + i))
+				s.Index(1).SetInt(-1)
+			default:
+				s.Index(0).SetString("a-" + v.Type().Field(i).Name)
+				s.Index(1).SetString("b")
+			}
 			fv.Set(s)
 		case reflect.Bool:
 			fv.SetBool(true)

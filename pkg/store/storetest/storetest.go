@@ -50,6 +50,7 @@ func Run(t *testing.T, h Harness) {
 		{"TenantIsolation", testTenantIsolation},
 		{"Filters", testFilters},
 		{"TimeViews", testTimeViews},
+		{"TimeDays", testTimeDays},
 		{"SearchRanking", testSearchRanking},
 		{"SearchK", testSearchK},
 		{"Delete", testDelete},
