@@ -408,7 +408,7 @@ func competing(a, b memory.Memory) bool {
 	if a.Subject != b.Subject || a.CreatedAt.Equal(b.CreatedAt) {
 		return false
 	}
-	if a.Key != "" && a.Key == b.Key {
+	if a.Key != "" && a.Key == b.Key && !a.Transcript() {
 		return true
 	}
 	if cosine(a.Vector, b.Vector) < conflictCosine {
