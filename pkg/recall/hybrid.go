@@ -88,6 +88,7 @@ func (r *Recaller) retrieve(ctx context.Context, tenant string, query queryVecto
 		out = append(out, candidate{mem: h.Memory, semantic: bestCosine(vec, h.Memory), lexical: norm, text: true})
 		byID[h.Memory.ID] = &out[len(out)-1]
 	}
+	inContext(vec, out)
 	return out, nil
 }
 

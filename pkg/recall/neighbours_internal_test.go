@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -65,5 +66,36 @@ func TestAsksQuestion(t *testing.T) {
 		if got := asksQuestion(m); got != want {
 			t.Errorf("asksQuestion(%q) = %v, want %v", text, got, want)
 		}
+	}
+}
+
+// TestInContext: a reply sharing nothing with the query is scored with
+// the message it replies to when that is a candidate: the cosine of the
+// query with the normalised sum of the two vectors (the context weighted).
+func TestInContext(t *testing.T) {
+	tr := func(session, content, evidence string, v []float32, sem float64) candidate {
+		return candidate{mem: memory.Memory{Session: session, Content: content, Evidence: evidence, Vector: v,
+			Tags: []string{memory.TranscriptTag}}, semantic: sem}
+	}
+	q := []float32{1, 0, 0}
+	prev := []float32{0.8, 0.6, 0}
+	reply := []float32{0, 0.6, 0.8}
+	cands := []candidate{
+		tr("s1", "Ann: You should try pottery to unwind.", "", prev, 0.8),
+		tr("s1", "Bob: Good idea, I'll try that.", "Ann: You should try pottery to unwind.", reply, 0),
+		tr("s2", "Bob: Good idea, I'll try that.", "Ann: You should try pottery to unwind.", reply, 0), // its context is in s1 only
+		tr("s1", "Cy: unrelated", "Dee: not a candidate", reply, 0),
+	}
+	inContext(q, cands)
+	w := contextWeight
+	want := (0 + w*0.8) / math.Sqrt(1+w*w+2*w*0.36)
+	if math.Abs(cands[1].semantic-want) > 1e-6 {
+		t.Errorf("reply in context: semantic %.4f, want %.4f", cands[1].semantic, want)
+	}
+	if cands[0].semantic != 0.8 {
+		t.Errorf("the question: semantic %.4f, want 0.8 unchanged (in context of nothing)", cands[0].semantic)
+	}
+	if cands[2].semantic != 0 || cands[3].semantic != 0 {
+		t.Errorf("without their context among the candidates: %.4f, %.4f, want 0", cands[2].semantic, cands[3].semantic)
 	}
 }
