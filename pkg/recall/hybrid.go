@@ -67,7 +67,7 @@ func (r *Recaller) retrieve(ctx context.Context, tenant string, query queryVecto
 	byID := make(map[string]*candidate, len(dense)+len(lex))
 	out := make([]candidate, 0, len(dense)+len(lex))
 	for _, h := range dense {
-		out = append(out, candidate{mem: h.Memory, semantic: h.Score, dense: true})
+		out = append(out, candidate{mem: h.Memory, semantic: fairCosine(h.Score, h.Memory), dense: true})
 	}
 	for i := range out {
 		byID[out[i].mem.ID] = &out[i]
@@ -85,7 +85,7 @@ func (r *Recaller) retrieve(ctx context.Context, tenant string, query queryVecto
 			c.lexical, c.text = norm, true
 			continue
 		}
-		out = append(out, candidate{mem: h.Memory, semantic: bestCosine(vec, h.Memory), lexical: norm, text: true})
+		out = append(out, candidate{mem: h.Memory, semantic: fairCosine(bestCosine(vec, h.Memory), h.Memory), lexical: norm, text: true})
 		byID[h.Memory.ID] = &out[len(out)-1]
 	}
 	inContext(vec, out)
