@@ -128,3 +128,20 @@ func TestTurnsOfOneSessionDoNotCompete(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstPersonQuestionFavoursTheUser: "do I…" is about the user: the
+// user's turn ranks above the assistant's that repeats its words; "did
+// you…" is about the assistant.
+func TestFirstPersonQuestionFavoursTheUser(t *testing.T) {
+	msgs := append(filler(6),
+		said{"u", "s1", "user: I indent Go code with tabs, always."},
+		said{"a", "s1", "assistant: Noted: you indent Go code with tabs, so gofmt keeps tabs for indent in Go code."},
+	)
+	r := conversationRecaller(t, msgs)
+	if got, _ := recallIDs(t, r, "How do I indent my Go code?"); len(got) < 2 || got[0] != "u" {
+		t.Errorf("first person: ranking = %v, want the user's turn first", got)
+	}
+	if got, _ := recallIDs(t, r, "How did you say gofmt handles indent in Go code?"); len(got) < 2 || got[0] != "a" {
+		t.Errorf("second person: ranking = %v, want the assistant's turn first", got)
+	}
+}

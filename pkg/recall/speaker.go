@@ -13,8 +13,31 @@ import (
 // ("Wow, Ann, what a book!"). When a question names some, not all, of the
 // speakers of the transcript memories among its candidates, the turns of
 // the other speakers are scaled by otherSpeakerFactor. A question naming no
-// speaker, or every one, is left alone.
+// speaker, or every one, is left alone. On LoCoMo dev (built-in model), a
+// factor of 0.85 / 0.7 / 0.55 took recall_any@10 from 0.825 to 0.837 /
+// 0.838 / 0.829 and nDCG@10 from 0.617 to 0.630 / 0.641 / 0.636 (96% of the
+// evidence of a question naming one speaker is that speaker's, against 73%
+// of the top 10 before).
+//
+// A question in the first person ("what did I say about…", "my
+// preference") is about the user, one in the second person ("what did you
+// suggest") about the assistant: when the query names no speaker, these
+// count as naming the speaker written as the role ("user: …",
+// "assistant: …", how package extract writes a message whose agent gave
+// no name). A named user's turns carry the name, not the role, and are not
+// told apart from the assistant's.
 const otherSpeakerFactor = 0.7
+
+// Roles as transcript memories name a speaker without a name.
+const (
+	userSpeaker      = "user"
+	assistantSpeaker = "assistant"
+)
+
+var (
+	firstPerson  = wordSet(`i i'm i've i'd i'll me my mine myself`)
+	secondPerson = wordSet(`you you're you've you'd you'll your yours yourself`)
+)
 
 // maxSpeakerChars bounds the "speaker: " prefix of a transcript memory's
 // content (see package extract): a longer prefix is not a name.
@@ -60,6 +83,9 @@ func newSpeakerFocus(query string, hits []hit) speakerFocus {
 			named++
 		}
 	}
+	if named == 0 {
+		named = byPerson(words, speakers)
+	}
 	if named == 0 || named == len(speakers) {
 		return nil
 	}
@@ -70,6 +96,28 @@ func newSpeakerFocus(query string, hits []hit) speakerFocus {
 		}
 	}
 	return f
+}
+
+// byPerson marks the role speaker a first- or second-person query is
+// about (not both), and returns how many it marked.
+func byPerson(words map[string]bool, speakers map[string]bool) int {
+	first, second := false, false
+	for w := range words {
+		first = first || firstPerson[w]
+		second = second || secondPerson[w]
+	}
+	role := ""
+	switch {
+	case first && !second:
+		role = userSpeaker
+	case second && !first:
+		role = assistantSpeaker
+	}
+	if _, ok := speakers[role]; !ok || role == "" {
+		return 0
+	}
+	speakers[role] = true
+	return 1
 }
 
 // factor is what m's score is multiplied by: 1 unless m is a turn of a
@@ -91,8 +139,8 @@ func queryWords(query string) map[string]bool {
 	for _, w := range strings.FieldsFunc(query, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’' && r != '-'
 	}) {
-		w = strings.ToLower(w)
-		for _, suffix := range []string{"'s", "’s", "'", "’"} {
+		w = curly.Replace(strings.ToLower(w))
+		for _, suffix := range []string{"'s", "'"} {
 			if strings.HasSuffix(w, suffix) && utf8.RuneCountInString(w) > len(suffix) {
 				w = strings.TrimSuffix(w, suffix)
 				break
