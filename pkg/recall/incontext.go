@@ -25,33 +25,41 @@ const contextWeight = 0.6
 
 // inContext raises each transcript candidate's semantic score to its score
 // in context when that is higher (see above). vec is the query's vector.
+// A candidate's own cosine is its semantic score unless it is chunked, so
+// a pair costs one dot product: the two turns' cosine.
 func inContext(vec []float32, cands []candidate) {
 	if len(vec) == 0 {
 		return
 	}
-	said := make(map[string]int, len(cands)) // session and quoted text → candidate
+	type quote struct{ session, text string }
+	said := make(map[quote]int, len(cands)) // what a candidate's successor quotes as its context → the candidate
 	for i, c := range cands {
 		if c.mem.Transcript() && len(c.mem.Vector) == len(vec) {
-			said[c.mem.Session+"\x00"+memory.TranscriptContext(c.mem.Content)] = i
+			said[quote{c.mem.Session, memory.TranscriptContext(c.mem.Content)}] = i
 		}
+	}
+	own := func(c candidate) float64 {
+		if len(c.mem.ChunkVectors) == 0 {
+			return c.semantic
+		}
+		return cosine(vec, c.mem.Vector)
 	}
 	lifted := make([]float64, len(cands))
 	for i, c := range cands {
 		lifted[i] = c.semantic
-		if !c.mem.Transcript() || c.mem.Evidence == "" || len(c.mem.Vector) != len(vec) {
+		if c.mem.Evidence == "" || !c.mem.Transcript() || len(c.mem.Vector) != len(vec) {
 			continue
 		}
-		j, ok := said[c.mem.Session+"\x00"+c.mem.Evidence]
+		j, ok := said[quote{c.mem.Session, c.mem.Evidence}]
 		if !ok || j == i {
 			continue
 		}
-		prev := cands[j].mem.Vector
 		w := contextWeight
-		norm := 1 + w*w + 2*w*cosine(c.mem.Vector, prev)
+		norm := 1 + w*w + 2*w*cosine(c.mem.Vector, cands[j].mem.Vector)
 		if norm <= 0 {
 			continue
 		}
-		if s := (cosine(vec, c.mem.Vector) + w*cosine(vec, prev)) / math.Sqrt(norm); s > lifted[i] {
+		if s := (own(c) + w*own(cands[j])) / math.Sqrt(norm); s > lifted[i] {
 			lifted[i] = s
 		}
 	}
