@@ -104,9 +104,32 @@ func TestCompetingTurns(t *testing.T) {
 		{"no word of change", turn("Ann: ledger-api listens on port 8080.", near, 3), false},
 		{"another speaker", turn("Bob: ledger-api listens on port 8080 now.", near, 3), false},
 		{"too different", turn("Ann: ledger-api listens on port 8080 now.", far, 3), false},
+		{"replying to the change", func() memory.Memory {
+			m := turn("Ann: ledger-api listens on port 8080.", near, 3)
+			m.Evidence = "Bob: I switched ledger-api to another port."
+			return m
+		}(), true},
 	} {
 		if got := competing(older, tc.newer); got != tc.want {
 			t.Errorf("%s: competing = %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestTranscriptsAgeSlower: for a question about the current state, a
+// conversation turn ages transcriptAgeing times slower than a fact of the
+// same age.
+func TestTranscriptsAgeSlower(t *testing.T) {
+	asOf := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
+	tr := &timeRank{asOf: asOf, scale: 10 * 24 * time.Hour}
+	at := asOf.Add(-20 * 24 * time.Hour)
+	fact := memory.Memory{CreatedAt: at, ModifiedAt: at}
+	turn := fact
+	turn.Tags = []string{memory.TranscriptTag}
+	if got, want := tr.recency(fact), math.Exp(-2); math.Abs(got-want) > 1e-9 {
+		t.Fatalf("fact recency %v, want %v", got, want)
+	}
+	if got, want := tr.recency(turn), math.Exp(-2.0/transcriptAgeing); math.Abs(got-want) > 1e-9 {
+		t.Fatalf("turn recency %v, want %v", got, want)
 	}
 }
