@@ -50,6 +50,9 @@ type RecallResult struct {
 	// OutrankedBy names a newer memory about the same thing that took this
 	// one's place (newer wins).
 	OutrankedBy string `json:"outranked_by,omitempty"`
+	// Speaker multiplies the score of a conversation turn said by someone
+	// other than the person the question is about (below 1); absent: 1.
+	Speaker float64 `json:"speaker_factor,omitempty"`
 }
 
 // RecallStep reports one LLM step of a recall: whether it changed the answer,

@@ -18,3 +18,20 @@ func TestBestCosine(t *testing.T) {
 		t.Fatalf("with chunks: %v, want the best chunk's 0.8", got)
 	}
 }
+
+func TestChunkBias(t *testing.T) {
+	if chunkBias(0) != 0 || chunkBias(1) != 0 {
+		t.Fatalf("a memory of one chunk gains nothing: %v, %v", chunkBias(0), chunkBias(1))
+	}
+	prev := 0.0
+	for _, n := range []int{2, 4, 8, 16} {
+		b := chunkBias(n)
+		if b <= prev {
+			t.Fatalf("bias of %d chunks %v, want it above %v (fewer chunks)", n, b, prev)
+		}
+		prev = b
+	}
+	if b := chunkBias(4); math.Abs(b-0.062) > 0.002 {
+		t.Fatalf("bias of 4 chunks %v, want about 0.062", b)
+	}
+}

@@ -296,6 +296,7 @@ func (r *Recaller) rank(hits []hit, req Request) []Result {
 		rels[i], cands[i] = h.rel, h.candidate
 	}
 	rels = smoothNeighbours(cands, rels)
+	speakers := newSpeakerFocus(req.Query, hits)
 	out := make([]Result, 0, len(hits))
 	for i, h := range hits {
 		rel := rels[i]
@@ -318,15 +319,20 @@ func (r *Recaller) rank(hits []hit, req Request) []Result {
 		if slices.Contains(m.Tags, TranscriptTag) {
 			damp = transcriptDampening
 		}
+		speaker := speakers.factor(m)
 		info := informationPrior(m)
-		score := math.Min(1, (0.6*rel+0.2*m.Importance+0.2*recency)*bonus) * confFactor * channel * damp * info
+		score := math.Min(1, (0.6*rel+0.2*m.Importance+0.2*recency)*bonus) * confFactor * channel * damp * info * speaker
 		res := Result{Memory: m, Score: score, Relevance: rel, Semantic: h.semantic, Lexical: h.lexical,
 			Importance: m.Importance, Recency: recency, LayerBonus: bonus, Confidence: confFactor, Channel: channel, Dampening: damp, Information: info,
 			Expanded: h.expansion != "", ExpandedQuery: h.expansion}
+		if speaker != 1 {
+			res.Speaker = speaker
+		}
 		out = append(out, res)
 	}
 	tr.applyAll(out, timeDepth*max(req.K, r.cfg.MaxResults))
 	sortResults(out)
+	answersFirst(out)
 	tr.newerWins(out)
 	return out
 }

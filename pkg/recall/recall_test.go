@@ -59,7 +59,7 @@ func TestSmoothNeighbours(t *testing.T) {
 		mk("", t0.Add(3*time.Second)),   // no session
 	}
 	got := smoothNeighbours(cands, []float64{0.8, 0.2, 0.1, 0.1, 0.1})
-	want := []float64{0.8, 0.5, 0.1, 0.1, 0.1}
+	want := []float64{0.8, 0.2 + neighbourPull*0.6, 0.1, 0.1, 0.1}
 	for i := range want {
 		if math.Abs(got[i]-want[i]) > 1e-9 {
 			t.Fatalf("smoothed = %v, want %v", got, want)

@@ -85,3 +85,51 @@ func TestNewerWinsPlacesNewerAboveOlder(t *testing.T) {
 		t.Fatal("a question about the past keeps the older first")
 	}
 }
+
+func TestCompetingTurns(t *testing.T) {
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	near := []float32{0.6, 0.8} // cosine 0.75 with vec
+	vec := []float32{0, 1}      // the older turn's
+	far := []float32{0.8, 0.6}  // cosine 0.6 with vec
+	turn := func(content string, v []float32, d int) memory.Memory {
+		return memory.Memory{Content: content, Vector: v, Key: "transcript/s", Tags: []string{memory.TranscriptTag}, CreatedAt: t0.AddDate(0, 0, d)}
+	}
+	older := turn("Ann: ledger-api listens on port 9443.", vec, 0)
+	for _, tc := range []struct {
+		name  string
+		newer memory.Memory
+		want  bool
+	}{
+		{"the speaker says it changed", turn("Ann: ledger-api listens on port 8080 now.", near, 3), true},
+		{"no word of change", turn("Ann: ledger-api listens on port 8080.", near, 3), false},
+		{"another speaker", turn("Bob: ledger-api listens on port 8080 now.", near, 3), false},
+		{"too different", turn("Ann: ledger-api listens on port 8080 now.", far, 3), false},
+		{"replying to the change", func() memory.Memory {
+			m := turn("Ann: ledger-api listens on port 8080.", near, 3)
+			m.Evidence = "Bob: I switched ledger-api to another port."
+			return m
+		}(), true},
+	} {
+		if got := competing(older, tc.newer); got != tc.want {
+			t.Errorf("%s: competing = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestTranscriptsAgeSlower: for a question about the current state, a
+// conversation turn ages transcriptAgeing times slower than a fact of the
+// same age.
+func TestTranscriptsAgeSlower(t *testing.T) {
+	asOf := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
+	tr := &timeRank{asOf: asOf, scale: 10 * 24 * time.Hour}
+	at := asOf.Add(-20 * 24 * time.Hour)
+	fact := memory.Memory{CreatedAt: at, ModifiedAt: at}
+	turn := fact
+	turn.Tags = []string{memory.TranscriptTag}
+	if got, want := tr.recency(fact), math.Exp(-2); math.Abs(got-want) > 1e-9 {
+		t.Fatalf("fact recency %v, want %v", got, want)
+	}
+	if got, want := tr.recency(turn), math.Exp(-2.0/transcriptAgeing); math.Abs(got-want) > 1e-9 {
+		t.Fatalf("turn recency %v, want %v", got, want)
+	}
+}

@@ -300,6 +300,7 @@ export interface RecallResult {
   time_window?: string;
   mentions_time?: boolean;
   outranked_by?: string;
+  speaker_factor?: number;
 }
 
 export interface TimeWindow {

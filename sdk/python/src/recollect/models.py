@@ -389,6 +389,7 @@ class RecallResult:
     time_window: str = ""
     mentions_time: bool = False
     outranked_by: str = ""
+    speaker_factor: Optional[float] = None
 
 
 @dataclass

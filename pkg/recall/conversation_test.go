@@ -1,0 +1,147 @@
+package recall_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/recollect-dev/recollect/internal/embedtest"
+	"github.com/recollect-dev/recollect/pkg/domains"
+	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/recall"
+	"github.com/recollect-dev/recollect/pkg/store/local"
+)
+
+// said is one message of a conversation stored as a transcript memory.
+type said struct {
+	id, session, line string // line is "speaker: text"
+}
+
+// conversationRecaller stores the messages as the embedder does (one
+// transcript memory each, a second apart, the message before it in its
+// session as its context) and returns a Recaller over them.
+func conversationRecaller(t *testing.T, msgs []said) *recall.Recaller {
+	t.Helper()
+	ctx := context.Background()
+	st, err := local.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	start := testNow.Add(-24 * time.Hour)
+	before := map[string]string{}
+	var batch []memory.Memory
+	for i, m := range msgs {
+		vecs, _ := embedtest.Terms{}.Embed(ctx, []string{m.line})
+		at := start.Add(time.Duration(i) * time.Second)
+		batch = append(batch, memory.Memory{ID: m.id, Tenant: "acme", Namespace: memory.DefaultNamespace,
+			Session: m.session, Key: "transcript/" + m.session, Content: m.line, Evidence: before[m.session],
+			Domain: "general", Type: memory.TypeEpisode, Kind: memory.KindEpisodic, Layer: memory.LayerBuffer,
+			Importance: 0.2, Tags: []string{memory.TranscriptTag}, CreatedAt: at, ModifiedAt: at, ValidFrom: at, Vector: vecs[0]})
+		before[m.session] = memory.TranscriptContext(m.line)
+	}
+	if err := st.Upsert(ctx, batch); err != nil {
+		t.Fatal(err)
+	}
+	cfg := recall.Config{PerDomain: 10, MaxResults: 10, MinRelevance: 0.05, Candidates: 50}
+	r, err := recall.New(cfg, st, embedtest.Terms{}, domains.Builtin(), func() time.Time { return testNow })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func recallIDs(t *testing.T, r *recall.Recaller, query string) ([]string, recall.Response) {
+	t.Helper()
+	resp, err := r.Recall(context.Background(), recall.Request{Tenant: "acme", Query: query, K: 10, PerDomain: 10, Dry: true})
+	if err != nil {
+		t.Fatalf("recall %q: %v", query, err)
+	}
+	return ids(resp), resp
+}
+
+// filler is small talk of the other sessions, so that the terms of the
+// turns under test are rare in the tenant.
+func filler(n int) []said {
+	var out []said
+	for i := range n {
+		out = append(out, said{fmt.Sprintf("f%d", i), "s9", fmt.Sprintf("Cy: weather note %d about clouds", i)})
+	}
+	return out
+}
+
+// TestNamedSpeakerTurnsFirst: a question naming one of the speakers
+// favours that speaker's turns over the turns addressing them, which
+// repeat the name and the question's words.
+func TestNamedSpeakerTurnsFirst(t *testing.T) {
+	msgs := append(filler(6),
+		said{"ann", "s1", "Ann: I adopted a kitten last spring, a tabby."},
+		said{"bob", "s2", "Bob: Ann, did you adopt the kitten from the shelter yet?"},
+	)
+	r := conversationRecaller(t, msgs)
+	got, resp := recallIDs(t, r, "Which kitten did Ann adopt from the shelter?")
+	if len(got) < 2 || got[0] != "ann" {
+		t.Fatalf("ranking = %v, want Ann's own turn first", got)
+	}
+	for _, res := range resp.Memories {
+		if res.Memory.ID == "bob" && (res.Speaker == 0 || res.Speaker >= 1) {
+			t.Errorf("Bob's turn has speaker factor %v, want below 1", res.Speaker)
+		}
+	}
+}
+
+// TestReplyAboveItsQuestion: the turn answering a question turn ranks
+// above it, though the question turn holds the query's words.
+func TestReplyAboveItsQuestion(t *testing.T) {
+	msgs := append(filler(6),
+		said{"q", "s1", "Ann: What is your favourite novel to read?"},
+		said{"a", "s1", "Bob: Charlotte's Web, every single year."},
+		said{"x", "s2", "Bob: I read the news every morning."},
+	)
+	r := conversationRecaller(t, msgs)
+	got, _ := recallIDs(t, r, "What is the favourite novel to read?")
+	qi, ai := slices.Index(got, "q"), slices.Index(got, "a")
+	if ai < 0 || qi >= 0 && ai > qi {
+		t.Fatalf("ranking = %v, want the reply a above the question q", got)
+	}
+}
+
+// TestTurnsOfOneSessionDoNotCompete: two turns of one session share the
+// transcript's key but are not versions of one fact: the later one does
+// not outrank the earlier by newer-wins.
+func TestTurnsOfOneSessionDoNotCompete(t *testing.T) {
+	msgs := append(filler(6),
+		said{"early", "s1", "Ann: The staging database runs on port 5432 today."},
+		said{"mid", "s1", "Bob: Nice."},
+		said{"late", "s1", "Ann: The staging server is slow."},
+	)
+	r := conversationRecaller(t, msgs)
+	got, resp := recallIDs(t, r, "which port does the staging database run on")
+	if len(got) == 0 || got[0] != "early" {
+		t.Fatalf("ranking = %v, want the turn that answers first", got)
+	}
+	for _, res := range resp.Memories {
+		if res.OutrankedBy != "" {
+			t.Errorf("%s outranked by %s: turns of a session are not versions of a fact", res.Memory.ID, res.OutrankedBy)
+		}
+	}
+}
+
+// TestFirstPersonQuestionFavoursTheUser: "do I…" is about the user: the
+// user's turn ranks above the assistant's that repeats its words; "did
+// you…" is about the assistant.
+func TestFirstPersonQuestionFavoursTheUser(t *testing.T) {
+	msgs := append(filler(6),
+		said{"u", "s1", "user: I indent Go code with tabs, always."},
+		said{"a", "s1", "assistant: Noted: you indent Go code with tabs, so gofmt keeps tabs for indent in Go code."},
+	)
+	r := conversationRecaller(t, msgs)
+	if got, _ := recallIDs(t, r, "How do I indent my Go code?"); len(got) < 2 || got[0] != "u" {
+		t.Errorf("first person: ranking = %v, want the user's turn first", got)
+	}
+	if got, _ := recallIDs(t, r, "How did you say gofmt handles indent in Go code?"); len(got) < 2 || got[0] != "a" {
+		t.Errorf("second person: ranking = %v, want the assistant's turn first", got)
+	}
+}
