@@ -17,8 +17,10 @@ const aliasImportance = 0.1
 // entity memory per (subject, name, word), its id from those alone, so
 // the same alias said again, or the message redelivered, is one memory
 // (reinforced), and a subject purge erases it with the subject's other
-// memories. text is the message as its transcript memory keeps it.
-func (x *Extractor) aliases(o *origin, text string) []memory.FactMessage {
+// memories — and, as derived from the message's transcript memory (id
+// from), with that message when it has no subject of its own. text is the
+// message as its transcript memory keeps it.
+func (x *Extractor) aliases(o *origin, text, from string) []memory.FactMessage {
 	var out []memory.FactMessage
 	for _, a := range alias.Find(text) {
 		key := alias.Key(a)
@@ -30,6 +32,7 @@ func (x *Extractor) aliases(o *origin, text string) []memory.FactMessage {
 			id: memory.DeterministicID(o.tenant, o.namespace, "alias", o.subject, key),
 		})
 		if ok {
+			fm.Memory.DerivedFrom = []string{from}
 			out = append(out, fm)
 		}
 	}

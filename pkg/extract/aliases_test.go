@@ -28,6 +28,9 @@ func TestTurnsStateAliases(t *testing.T) {
 		if m.Type != memory.TypeEntity || !slices.Contains(m.Tags, alias.Tag) || m.Transcript() {
 			t.Errorf("alias memory %+v: want type entity, tag alias, not a transcript", m)
 		}
+		if len(m.DerivedFrom) != 1 || transcriptsByID(h)[m.DerivedFrom[0]] == nil {
+			t.Errorf("alias memory %s derived from %v, want the transcript memory of its message", m.Key, m.DerivedFrom)
+		}
 		byID[m.ID] = m
 	}
 	keys := map[string][]string{}
