@@ -15,3 +15,4 @@ package devchatgen
 
 //go:generate go run ./gen -out ../../testdata/devchat/devchat.json.gz
 //go:generate go run ./gen -classes -out ../../testdata/devchat/devchat-classes.json.gz
+//go:generate go run ./gen -aliases -out ../../testdata/devchat/devchat-aliases.json.gz

@@ -22,6 +22,9 @@ type Options struct {
 	// Classes plants issue 21's classes as well (classes.go): the
 	// devchat-classes set.
 	Classes bool
+	// Aliases plants pets and relatives known by name and by word
+	// (aliases.go): the devchat-aliases set.
+	Aliases bool
 }
 
 // DefaultOptions are the committed set's.
@@ -34,6 +37,13 @@ func DefaultOptions() Options {
 func ClassesOptions() Options {
 	o := DefaultOptions()
 	o.Seed, o.Classes = 20251128, true
+	return o
+}
+
+// AliasesOptions are the committed devchat-aliases set's.
+func AliasesOptions() Options {
+	o := DefaultOptions()
+	o.Seed, o.Aliases = 20261128, true
 	return o
 }
 
@@ -60,6 +70,9 @@ func Generate(o Options) (*eval.DevChat, error) {
 	name := "devchat"
 	if o.Classes {
 		name = "devchat-classes"
+	}
+	if o.Aliases {
+		name = "devchat-aliases"
 	}
 	set := &eval.DevChat{Name: name, Version: 1, Seed: o.Seed, Anchor: o.Anchor,
 		Generator: "github.com/recollect-dev/recollect/internal/devchatgen", License: "Apache-2.0"}
@@ -122,7 +135,8 @@ type convGen struct {
 	bySess   map[int][]*planned
 	chains   []*chain
 	facts    []*placedFact
-	cls      *classes // nil unless Options.Classes
+	cls      *classes     // nil unless Options.Classes
+	aliases  []*aliasFact // Options.Aliases
 }
 
 func (g *convGen) build() (eval.DevChatConversation, error) {
@@ -134,6 +148,9 @@ func (g *convGen) build() (eval.DevChatConversation, error) {
 	g.planFacts()
 	if g.o.Classes {
 		g.planClasses()
+	}
+	if g.o.Aliases {
+		g.planAliases()
 	}
 	c := eval.DevChatConversation{ID: g.id, User: g.user, Assistant: assistantName}
 	for _, p := range g.projects {

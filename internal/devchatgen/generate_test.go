@@ -27,7 +27,7 @@ func generate(t *testing.T, o Options) (*eval.DevChat, []byte) {
 }
 
 func TestGenerateIsDeterministic(t *testing.T) {
-	for _, o := range []Options{DefaultOptions(), ClassesOptions()} {
+	for _, o := range []Options{DefaultOptions(), ClassesOptions(), AliasesOptions()} {
 		_, a := generate(t, o)
 		_, b := generate(t, o)
 		if !bytes.Equal(a, b) {
@@ -43,7 +43,8 @@ func TestGenerateIsDeterministic(t *testing.T) {
 // TestCommittedSetIsCurrent: testdata holds what the generator makes now
 // (run go generate ./internal/devchatgen after changing it).
 func TestCommittedSetIsCurrent(t *testing.T) {
-	for file, o := range map[string]Options{"devchat.json.gz": DefaultOptions(), "devchat-classes.json.gz": ClassesOptions()} {
+	for file, o := range map[string]Options{"devchat.json.gz": DefaultOptions(), "devchat-classes.json.gz": ClassesOptions(),
+		"devchat-aliases.json.gz": AliasesOptions()} {
 		f, err := os.Open("../../testdata/devchat/" + file)
 		if err != nil {
 			t.Fatal(err)
@@ -69,6 +70,7 @@ var classCategories = []string{CategoryShortFact, CategoryThreadUpdate, Category
 func TestGeneratedSetShape(t *testing.T) {
 	t.Run("devchat", func(t *testing.T) { checkShape(t, DefaultOptions()) })
 	t.Run("classes", func(t *testing.T) { checkShape(t, ClassesOptions()) })
+	t.Run("aliases", func(t *testing.T) { checkShape(t, AliasesOptions()) })
 }
 
 func checkShape(t *testing.T, o Options) {
@@ -107,6 +109,12 @@ func checkShape(t *testing.T, o Options) {
 		t.Fatalf("%d questions, want at least 150", total)
 	}
 	for _, cat := range eval.DevChatCategories {
+		if cat == CategoryAlias {
+			if o.Aliases != (cats[cat] >= 20) {
+				t.Errorf("category %s has %d questions (aliases planted: %v)", cat, cats[cat], o.Aliases)
+			}
+			continue
+		}
 		switch class := slices.Contains(classCategories, cat); {
 		case class && !o.Classes && cats[cat] > 0:
 			t.Errorf("category %s has %d questions in a set without the classes", cat, cats[cat])
@@ -120,7 +128,7 @@ func checkQuestion(t *testing.T, c eval.DevChatConversation, q eval.DevChatQuest
 	t.Helper()
 	answers := []string{q.Answer}
 	switch q.Category {
-	case "multi-session", CategoryMultiEntity, CategoryEventOrder:
+	case "multi-session", CategoryMultiEntity, CategoryEventOrder, CategoryAlias:
 		answers = strings.FieldsFunc(q.Answer, func(r rune) bool { return r == '→' || r == ';' })
 	}
 	for _, a := range answers {

@@ -110,6 +110,9 @@ func (g *convGen) questions(c *eval.DevChatConversation) ([]eval.DevChatQuestion
 			return nil, err
 		}
 	}
+	if err := g.aliasQuestions(holding, add); err != nil {
+		return nil, err
+	}
 	return qs, nil
 }
 

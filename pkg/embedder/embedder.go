@@ -16,6 +16,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/recollect-dev/recollect/pkg/alias"
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/embed"
 	"github.com/recollect-dev/recollect/pkg/embed/chunk"
@@ -250,10 +251,11 @@ func (e *Embedder) near(ctx context.Context, m memory.Memory) (Embedding, match,
 	if err != nil {
 		return Embedding{}, match{}, fmt.Errorf("embed fact %s: %w", m.ID, err)
 	}
-	if m.Transcript() {
+	if m.Transcript() || slices.Contains(m.Tags, alias.Tag) {
 		// A message is its own memory, kept as said: never folded into
 		// another, whatever it resembles (the same message by another
-		// path has the same id and was found above).
+		// path has the same id and was found above). So is an alias (its
+		// id is its subject, name and word).
 		return vec, match{}, nil
 	}
 	// Whole memories against whole memories (no Chunks): a short fact that
@@ -262,7 +264,7 @@ func (e *Embedder) near(ctx context.Context, m memory.Memory) (Embedding, match,
 	// said in would be lost as a fact.
 	hits, err := e.store.Search(ctx, store.Query{Tenant: m.Tenant, Vector: vec.Vector, K: e.cfg.DedupCandidates,
 		Filter: store.Filter{Namespaces: []string{m.Namespace}, Subjects: []string{m.Subject}, IncludeSuperseded: true,
-			ExcludeTags: []string{memory.TranscriptTag}}})
+			ExcludeTags: []string{memory.TranscriptTag, alias.Tag}}})
 	if errors.Is(err, store.ErrDimension) {
 		// The tenant's vectors come from another model (no reindex yet):
 		// no neighbour to compare with; insert stores the fact pending.

@@ -71,8 +71,10 @@ type DevChatQuestion struct {
 // user fact among long assistant answers, an update inside long technical
 // threads, an event asked about by its date when the evidence names only a
 // relative day, the order of two events, two people or projects at once.
+// "alias" asks about pets and relatives by name or by word (the
+// devchat-aliases set).
 var DevChatCategories = []string{"fact", "multi-session", "update", "temporal", "code", "preference",
-	"short-fact", "thread-update", "date-anchored", "event-order", "multi-entity"}
+	"short-fact", "thread-update", "date-anchored", "event-order", "multi-entity", "alias"}
 
 // UpdateCategory is the category whose questions list stale evidence.
 const UpdateCategory = "update"

@@ -145,6 +145,9 @@ func (x *Extractor) episodes(o *origin, msgs []said) []memory.FactMessage {
 		}
 		out = append(out, fm)
 		x.m.transcripts.Inc()
+		if st.Quarantine == "" {
+			out = append(out, x.aliases(&mo, text, fm.Memory.ID)...)
+		}
 	}
 	return out
 }

@@ -36,6 +36,14 @@ type Config struct {
 	// NoTimeChannel turns the time channel off (timechannel.go): dated
 	// questions then rank only what the other two channels find.
 	NoTimeChannel bool
+	// NoAliases turns the alias expansion off (aliases.go): the lexical
+	// channel then searches the query's own words only.
+	NoAliases bool
+	// NoEntitySplit turns off the per-entity searches and the top-k cover
+	// of a query naming several entities (entities.go).
+	NoEntitySplit bool
+	// NoEntityCover keeps the per-entity searches but not the top-k cover.
+	NoEntityCover bool
 }
 
 // Defaults of the LLM steps.
@@ -67,6 +75,12 @@ func (c *Config) RegisterFlags(prefix string, fs *pflag.FlagSet) {
 	fs.DurationVar(&c.RerankTimeout, prefix+"recall-rerank-timeout", DefaultRerankTimeout, "bound on the rerank call; past it recall keeps the fused order")
 	fs.BoolVar(&c.NoTimeChannel, prefix+"recall-no-time-channel", false,
 		"do not fetch, for a question naming a date or a window of at most 31 days, the memories the time index holds under it")
+	fs.BoolVar(&c.NoAliases, prefix+"recall-no-aliases", false,
+		"do not add to a query's lexical terms the names and describing words of the subject's aliases it touches")
+	fs.BoolVar(&c.NoEntitySplit, prefix+"recall-no-entity-split", false,
+		"do not search each entity a query names on its own, nor make sure each has a result in the top k")
+	fs.BoolVar(&c.NoEntityCover, prefix+"recall-no-entity-cover", false,
+		"search each entity a query names on its own, but do not make sure each has a result in the top k")
 }
 
 // Validate checks the configuration.

@@ -2,6 +2,9 @@ package recall
 
 import (
 	"context"
+	"slices"
+
+	"github.com/recollect-dev/recollect/pkg/alias"
 
 	"github.com/recollect-dev/recollect/pkg/lexical"
 	"github.com/recollect-dev/recollect/pkg/memory"
@@ -33,14 +36,31 @@ func (r *Recaller) search(ctx context.Context, req Request, text string, vec que
 		keep = func(m memory.Memory) bool { return scope.Applies(m.Scope, file) }
 	}
 	f, _ := timeFilter(req, r.filter(req))
+	if !slices.Contains(req.Filters.Tags, alias.Tag) {
+		// Alias memories expand queries (aliases.go); they are not answers.
+		f.ExcludeTags = append(f.ExcludeTags, alias.Tag)
+	}
+	text, err := r.withAliases(ctx, req, text)
+	if err != nil {
+		return nil, err
+	}
 	days := queryDays(req)
-	if len(days) == 0 || r.cfg.NoTimeChannel {
+	ents := r.splitEntities(req.Query)
+	if (len(days) == 0 || r.cfg.NoTimeChannel) && len(ents) == 0 {
 		return r.retrieve(ctx, req.Tenant, vec, text, f, k, keep)
 	}
 	vec = onceVector(vec)
 	cands, err := r.retrieve(ctx, req.Tenant, vec, text, f, k, keep)
 	if err != nil {
 		return nil, err
+	}
+	if len(ents) > 0 && keep == nil {
+		if cands, err = r.perEntity(ctx, req.Tenant, req.Query, vec, f, ents, cands); err != nil {
+			return nil, err
+		}
+	}
+	if len(days) == 0 || r.cfg.NoTimeChannel {
+		return cands, nil
 	}
 	return r.addTimeHits(ctx, req.Tenant, vec, f, days, timeTermShare(req), keep, cands)
 }
@@ -88,4 +108,16 @@ func bestRelevance(results []Result) float64 {
 		best = max(best, res.Relevance)
 	}
 	return best
+}
+
+// splitEntities are the entities the query names when it names two or
+// more and the split is on (entities.go); else none.
+func (r *Recaller) splitEntities(query string) []string {
+	if r.cfg.NoEntitySplit {
+		return nil
+	}
+	if ents := queryEntities(query); len(ents) >= 2 {
+		return ents
+	}
+	return nil
 }

@@ -234,12 +234,23 @@ func (r *Recaller) Recall(ctx context.Context, req Request) (Response, error) {
 	}
 	first := relevances(cands, req.Query, "")
 	results := r.rank(first, req)
+	if ents := r.splitEntities(req.Query); len(ents) > 0 && !r.cfg.NoEntityCover {
+		results = coverEntities(results, ents, r.resultsK(req))
+	}
 	resp := Response{Query: req.Query, Weights: AdaptiveWeights(req.Query)}
 	results, resp.Expand = r.expand(ctx, req, first, results)
 	results, resp.Rerank = r.rerank(ctx, req, results)
 	_, filtered := timeFilter(req, store.Filter{})
 	resp.Time = timeInfo(req, newTimeRank(req, first), filtered, slices.ContainsFunc(results, func(res Result) bool { return res.OutrankedBy != "" }))
 	return r.respond(ctx, req, resp, results), nil
+}
+
+// resultsK is how many results the request is answered with.
+func (r *Recaller) resultsK(req Request) int {
+	if req.K > 0 {
+		return req.K
+	}
+	return r.cfg.MaxResults
 }
 
 // respond caps the results, records the access and builds the block.
