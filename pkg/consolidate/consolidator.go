@@ -378,7 +378,7 @@ func (c *Consolidator) Epoch(ctx context.Context, tenant, id string, progress fu
 	}
 	c.epochs.WithLabelValues("ok").Inc()
 	c.log.InfoContext(ctx, "epoch done", "tenant", tenant, "epoch", id, "seq", seq, "promoted", s.Promoted, "core", s.Core,
-		"superseded", s.Superseded, "deduplicated", s.Deduplicated, "overlaps", s.Overlaps, "queued", s.Queued, "merged", s.Merged, "archived", s.Archived, "deleted", s.Deleted, "llm_calls", s.LLMCalls)
+		"superseded", s.Superseded, "deduplicated", s.Deduplicated, "overlaps", s.Overlaps, "queued", s.Queued, "merged", s.Merged, "archived", s.Archived, "deleted", s.Deleted, "rebased", s.Rebased, "llm_calls", s.LLMCalls)
 	return ev, nil
 }
 

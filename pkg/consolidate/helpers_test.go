@@ -77,6 +77,9 @@ type faultStore struct {
 	mu        sync.Mutex
 	failAfter int // -1: never
 	calls     int
+	// afterScroll, when set, runs once after the next whole scroll: a
+	// writer that changes memories while an epoch holds what it read.
+	afterScroll func()
 }
 
 var errCrash = errors.New("crash")
@@ -95,7 +98,15 @@ func (f *faultStore) UpdatePayload(ctx context.Context, tenant string, ms []memo
 // ScrollMeta forwards the local engine's scroll without vectors, so the
 // epochs of these tests take the path production takes.
 func (f *faultStore) ScrollMeta(ctx context.Context, tenant string, flt store.Filter, fn func(memory.Memory) error) error {
-	return f.Store.(store.MetaScroller).ScrollMeta(ctx, tenant, flt, fn)
+	err := f.Store.(store.MetaScroller).ScrollMeta(ctx, tenant, flt, fn)
+	f.mu.Lock()
+	hook := f.afterScroll
+	f.afterScroll = nil
+	f.mu.Unlock()
+	if hook != nil {
+		hook()
+	}
+	return err
 }
 
 type fixture struct {

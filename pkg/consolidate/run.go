@@ -77,6 +77,9 @@ type Stats struct {
 	// Overlaps the core overlaps flagged.
 	Deduplicated int `json:"deduplicated"`
 	Overlaps     int `json:"overlaps"`
+	// Rebased counts changed memories another writer had also changed
+	// since the epoch read them (see rebase).
+	Rebased int `json:"rebased,omitempty"`
 }
 
 // Op is one operation of an epoch as the audit log records it.
@@ -322,12 +325,26 @@ func (r *run) commit(ctx context.Context) error {
 		}
 	}
 	sort.Strings(ids)
+	stored, err := r.current(ctx, append(slices.Clone(ids), r.deleted...))
+	if err != nil {
+		return err
+	}
 	var retagged []memory.Memory
 	for _, id := range ids {
+		cur, ok := stored[id]
+		if !ok {
+			continue // deleted since the epoch read it: not written back
+		}
 		m := cloneMem(r.mems[id])
 		m.Epoch = r.seq
 		m.Vector = nil
-		if !lexical.SameText(m, r.before[id]) {
+		if rebased, moved := rebase(r.before[id], m, cur); moved {
+			r.stats.Rebased++
+			r.c.log.InfoContext(ctx, "memory changed by another writer during the epoch: the epoch's change is rebased onto it",
+				"tenant", r.tenant, "epoch", r.id, "memory", id)
+			m = rebased
+		}
+		if !lexical.SameText(m, cur) {
 			// Tags are indexed text: the memory is written whole, with
 			// its stored vector.
 			retagged = append(retagged, m)
@@ -346,8 +363,27 @@ func (r *run) commit(ctx context.Context) error {
 	if err := r.rewrite(ctx, retagged); err != nil {
 		return err
 	}
-	if len(r.deleted) > 0 {
-		if err := r.c.store.Delete(ctx, r.tenant, r.deleted...); err != nil {
+	// An archived memory past its retention is deleted only as the epoch
+	// saw it: one said again (revived) or otherwise changed since is kept.
+	var gone []string
+	for _, id := range r.deleted {
+		cur, ok := stored[id]
+		if !ok {
+			continue
+		}
+		seen := r.mems[id]
+		if b, ok := r.before[id]; ok {
+			seen = &b
+		}
+		if seen == nil || !same(*seen, cur) {
+			r.c.log.InfoContext(ctx, "archived memory changed during the epoch: kept, not deleted by retention",
+				"tenant", r.tenant, "epoch", r.id, "memory", id)
+			continue
+		}
+		gone = append(gone, id)
+	}
+	if len(gone) > 0 {
+		if err := r.c.store.Delete(ctx, r.tenant, gone...); err != nil {
 			return fmt.Errorf("delete expired archived memories of %s: %w", r.tenant, err)
 		}
 	}

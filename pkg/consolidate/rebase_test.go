@@ -1,0 +1,141 @@
+package consolidate
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/recollect-dev/recollect/pkg/memory"
+)
+
+// A reinforcement acknowledged while an epoch runs survives the epoch's
+// write, and the epoch's promotion survives the reinforcement.
+func TestEpochKeepsWritesMadeWhileItRan(t *testing.T) {
+	f := newFixture(t, "", func(c *Config) { c.Rules.TriageMinAge = 0 })
+	m := f.mem("The user asked to remember: the staging database is db-stage-2.", memory.TypeFact, memory.SourceAPI)
+	m.Confidence = memory.ConfidenceExplicit
+	m.RepetitionCount = 1
+	m.AddSource("ev-1")
+	f.put(t, m)
+	if stored := f.get(t, m.ID); !stored.Explicit() {
+		t.Fatal("fixture memory is not explicit")
+	}
+	later := f.clock.now().Add(time.Second)
+	f.st.mu.Lock()
+	f.st.afterScroll = func() {
+		// The embedder's reinforce, between the epoch's read and write.
+		cur := f.get(t, m.ID)
+		cur.RepetitionCount++
+		cur.AddSource("ev-2")
+		cur.ModifiedAt = later
+		if err := f.st.Store.Upsert(t.Context(), []memory.Memory{cur}); err != nil {
+			t.Error(err)
+		}
+	}
+	f.st.mu.Unlock()
+	ev := f.epoch(t)
+	got := f.get(t, m.ID)
+	if got.Layer != memory.LayerWorking {
+		t.Errorf("layer %s after the epoch, want working (the epoch's promotion lost); event %+v", got.Layer, ev)
+	}
+	if got.RepetitionCount != 2 || !got.HasSource("ev-2") || !got.ModifiedAt.Equal(later) {
+		t.Errorf("reinforcement lost to the epoch: count %d sources %v modified %s", got.RepetitionCount, got.SourceIDs, got.ModifiedAt)
+	}
+}
+
+func TestRebase(t *testing.T) {
+	t0 := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	before := memory.Memory{ID: "m", Content: "c", Layer: memory.LayerBuffer, Importance: 0.5, RepetitionCount: 2,
+		AccessCount: 1, Tags: []string{"a", "_triaged"}, SourceIDs: []string{"e1"}, ModifiedAt: t0, Epoch: 3}
+	t.Run("untouched by others", func(t *testing.T) {
+		mine := before.Clone()
+		mine.Layer = memory.LayerWorking
+		got, moved := rebase(before, mine, before.Clone())
+		if moved || !reflect.DeepEqual(got, mine) {
+			t.Fatalf("moved %v, got %+v", moved, got)
+		}
+	})
+	t.Run("both changed", func(t *testing.T) {
+		mine := before.Clone()
+		mine.Layer, mine.Importance, mine.Epoch = memory.LayerWorking, 0.4, 4
+		mine.Tags = []string{"a", "promoted"} // _triaged removed, promoted added
+		mine.RepetitionCount = 3              // a fold added one
+		mine.ModifiedAt = t0.Add(time.Minute)
+		cur := before.Clone()
+		cur.RepetitionCount, cur.AccessCount = 4, 5
+		cur.Tags = []string{"a", "_triaged", "user-tag"}
+		cur.SourceIDs = []string{"e1", "e2"}
+		cur.ModifiedAt = t0.Add(2 * time.Minute)
+		cur.Quarantine = "operator"
+		got, moved := rebase(before, mine, cur)
+		if !moved {
+			t.Fatal("not moved")
+		}
+		if got.Layer != memory.LayerWorking || got.Importance != 0.4 || got.Epoch != 4 {
+			t.Errorf("epoch's decisions lost: %+v", got)
+		}
+		if got.RepetitionCount != 5 || got.AccessCount != 5 {
+			t.Errorf("counts %d %d, want 5 5", got.RepetitionCount, got.AccessCount)
+		}
+		if !slices.Equal(got.Tags, []string{"a", "user-tag", "promoted"}) || !slices.Equal(got.SourceIDs, []string{"e1", "e2"}) {
+			t.Errorf("tags %v sources %v", got.Tags, got.SourceIDs)
+		}
+		if !got.ModifiedAt.Equal(t0.Add(2*time.Minute)) || got.Quarantine != "operator" {
+			t.Errorf("modified %s quarantine %q", got.ModifiedAt, got.Quarantine)
+		}
+	})
+	t.Run("revived while superseded", func(t *testing.T) {
+		mine := before.Clone()
+		mine.Supersede("newer", t0, t0)
+		cur := before.Clone()
+		cur.Archived = false
+		cur.ValidFrom = t0.Add(time.Hour) // said again: valid again from then
+		got, _ := rebase(before, mine, cur)
+		if got.Superseded() || !got.ValidFrom.Equal(t0.Add(time.Hour)) {
+			t.Errorf("the revival lost to the epoch's supersession: %+v", got)
+		}
+		got, _ = rebase(before, mine, before.Clone())
+		if !got.Superseded() {
+			t.Error("supersession lost when no one else wrote")
+		}
+	})
+}
+
+// same must notice a change in any field a writer may make: a field added
+// to memory.Memory and not compared would let an epoch overwrite it.
+func TestSameSeesEveryField(t *testing.T) {
+	skip := map[string]bool{"ID": true, "Tenant": true, "Vector": true, "ChunkVectors": true}
+	base := memory.Memory{}
+	typ := reflect.TypeOf(base)
+	for i := range typ.NumField() {
+		name := typ.Field(i).Name
+		if skip[name] {
+			continue
+		}
+		m := base
+		v := reflect.ValueOf(&m).Elem().Field(i)
+		switch v.Kind() {
+		case reflect.String:
+			v.SetString("x")
+		case reflect.Int, reflect.Int64:
+			v.SetInt(1)
+		case reflect.Float64:
+			v.SetFloat(1)
+		case reflect.Bool:
+			v.SetBool(true)
+		case reflect.Slice:
+			v.Set(reflect.Append(v, reflect.ValueOf("x")))
+		case reflect.Pointer:
+			now := time.Unix(1, 0)
+			v.Set(reflect.ValueOf(&now))
+		case reflect.Struct:
+			v.Set(reflect.ValueOf(time.Unix(1, 0)))
+		default:
+			t.Fatalf("field %s of kind %s: teach this test", name, v.Kind())
+		}
+		if same(base, m) {
+			t.Errorf("same misses a change of %s", name)
+		}
+	}
+}
