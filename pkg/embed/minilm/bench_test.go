@@ -210,3 +210,28 @@ func benchEmbedTokens(b *testing.B, texts []string) {
 	b.ReportMetric(float64(int64(cputime.Process())-cpu0)/float64(b.N*tokens), "cpu-ns/token")
 	b.ReportMetric(float64(tokens), "tokens/op")
 }
+
+// BenchmarkEmbedKernels runs the integer model on each kernel set this CPU
+// has (avx512vnni, avx2, go), so that -count interleaves them.
+func BenchmarkEmbedKernels(b *testing.B) {
+	inputs := []struct {
+		name  string
+		texts []string
+	}{
+		{"query9", []string{"How do I build the project?"}},
+		{"query16", []string{"Which port does the query service listen on in the staging cluster today?"}},
+		{"batch32", shortSentences[:32]},
+	}
+	for _, ks := range kernels() {
+		if ks.name == "go" {
+			continue
+		}
+		m, err := load(ks, precInt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, in := range inputs {
+			b.Run(ks.name+"/"+in.name, func(b *testing.B) { benchEmbedModel(b, m, in.texts) })
+		}
+	}
+}

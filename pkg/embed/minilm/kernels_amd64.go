@@ -53,6 +53,24 @@ func gemm5x16IntAVX2(k int, a *int16, lda int, b *int16, c *float32, ldc int, ac
 //go:noescape
 func gemm6x16IntAVX2(k int, a *int16, lda int, b *int16, c *float32, ldc int, acc bool)
 
+//go:noescape
+func gemm1x16IntVNNI(k int, a *int16, lda int, b *int16, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm2x16IntVNNI(k int, a *int16, lda int, b *int16, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm3x16IntVNNI(k int, a *int16, lda int, b *int16, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm4x16IntVNNI(k int, a *int16, lda int, b *int16, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm5x16IntVNNI(k int, a *int16, lda int, b *int16, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm6x16IntVNNI(k int, a *int16, lda int, b *int16, c *float32, ldc int, acc bool)
+
 // asmKernel wraps an assembly kernel for rows rows; fallback handles k ≤ 0.
 // The slice checks keep every access of the assembly in bounds.
 func asmKernel[A activationElem, W weightElem](rows int, asm func(k int, a *A, lda int, b *W, c *float32, ldc int, acc bool), fallback microKernel[A, W]) microKernel[A, W] {
@@ -155,5 +173,14 @@ func kernels() []kernelSet {
 		gelu:        geluAVX2,
 		softmax:     softmaxAVX2,
 	}
-	return []kernelSet{avx2, portable}
+	if !cpu.X86.HasAVX512VNNI || !cpu.X86.HasAVX512VL {
+		return []kernelSet{avx2, portable}
+	}
+	// The integer products with VPDPWSSD (gemm_vnni_amd64.s); the rest as
+	// AVX2.
+	vnni := avx2
+	vnni.name = "avx512vnni"
+	vnni.kernInt = tileKernels[int16, int16]{six: i16(6, gemm6x16IntVNNI), edge: [tileRows - 1]microKernel[int16, int16]{
+		i16(1, gemm1x16IntVNNI), i16(2, gemm2x16IntVNNI), i16(3, gemm3x16IntVNNI), i16(4, gemm4x16IntVNNI), i16(5, gemm5x16IntVNNI)}}
+	return []kernelSet{vnni, avx2, portable}
 }
