@@ -215,7 +215,7 @@ func appendPart(dst []string, w string) []string {
 	term := w
 	switch {
 	case asciiLetters(w):
-		term = stem(w)
+		term = cachedStem(w)
 	case strings.IndexByte(w, '\'') >= 0:
 		// Not English to the stemmer, but a possessive is still one.
 		term = strings.TrimSuffix(w, "'s")
