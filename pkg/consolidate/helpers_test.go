@@ -80,19 +80,51 @@ type faultStore struct {
 	// afterScroll, when set, runs once after the next whole scroll: a
 	// writer that changes memories while an epoch holds what it read.
 	afterScroll func()
+	// beforeWrite, when set, runs once before the next payload write: a
+	// writer that slips in between the commit's read and its write.
+	beforeWrite func()
 }
 
 var errCrash = errors.New("crash")
 
 func (f *faultStore) UpdatePayload(ctx context.Context, tenant string, ms []memory.Memory) error {
-	f.mu.Lock()
-	f.calls++
-	fail := f.failAfter >= 0 && f.calls > f.failAfter
-	f.mu.Unlock()
-	if fail {
+	if f.fault() {
 		return errCrash
 	}
 	return f.Store.UpdatePayload(ctx, tenant, ms)
+}
+
+// fault counts a payload write and says whether it crashes; a write hook
+// set runs once, before the write.
+func (f *faultStore) fault() bool {
+	f.mu.Lock()
+	f.calls++
+	fail := f.failAfter >= 0 && f.calls > f.failAfter
+	hook := f.beforeWrite
+	f.beforeWrite = nil
+	f.mu.Unlock()
+	if hook != nil {
+		hook()
+	}
+	return fail
+}
+
+// The engine's conditional writes (store.ConditionalWriter), forwarded,
+// the payload ones counted as UpdatePayload is.
+
+func (f *faultStore) GetRevision(ctx context.Context, tenant, id string) (memory.Memory, uint64, error) {
+	return f.Store.(store.ConditionalWriter).GetRevision(ctx, tenant, id)
+}
+
+func (f *faultStore) UpsertIf(ctx context.Context, ms []memory.Memory, revs []uint64) error {
+	return f.Store.(store.ConditionalWriter).UpsertIf(ctx, ms, revs)
+}
+
+func (f *faultStore) UpdatePayloadIf(ctx context.Context, tenant string, ms []memory.Memory, revs []uint64) error {
+	if f.fault() {
+		return errCrash
+	}
+	return f.Store.(store.ConditionalWriter).UpdatePayloadIf(ctx, tenant, ms, revs)
 }
 
 // ScrollMeta forwards the local engine's scroll without vectors, so the

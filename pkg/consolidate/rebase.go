@@ -22,31 +22,46 @@ import (
 // value, a field only another writer changed keeps theirs, and for a field
 // both changed the rule of that field decides (rebase).
 //
-// The read and the write are not one atomic step (the store has no
-// compare-and-swap): a write landing between them, a window of one store
-// round trip instead of the epoch's length, is still overwritten.
+// On a store that writes conditionally (store.ConditionalWriter: the local
+// engine, and the remote store serving it) the write is conditional on
+// that read, and a memory written in between makes the epoch read and
+// rebase it again (run.writeEach): nothing is overwritten. On another
+// store (Qdrant) a write landing between the read and the write, a window
+// of one round trip instead of the epoch's length, is still overwritten.
 
-// rebaseGets is the most changed memories read back one by one; beyond it
-// the commit scrolls the tenant once instead.
+// rebaseGets is the most changed memories read back one by one from a
+// store that cannot write conditionally; beyond it the commit scrolls the
+// tenant once instead. From a ConditionalWriter each is read with its
+// revision.
 const rebaseGets = 256
 
-// current reads the stored state of the memories with these ids; an id
-// no longer stored is absent from the map.
-func (r *run) current(ctx context.Context, ids []string) (map[string]memory.Memory, error) {
+// current reads the stored state of the memories with these ids, without
+// vectors, and their revisions where the store writes conditionally (0
+// otherwise); an id no longer stored is absent from both maps.
+func (r *run) current(ctx context.Context, ids []string) (map[string]memory.Memory, map[string]uint64, error) {
 	out := make(map[string]memory.Memory, len(ids))
-	if len(ids) <= rebaseGets {
+	revs := make(map[string]uint64, len(ids))
+	cw, conditional := r.c.store.(store.ConditionalWriter)
+	if conditional || len(ids) <= rebaseGets {
 		for _, id := range ids {
-			m, err := r.c.store.Get(ctx, r.tenant, id)
+			var m memory.Memory
+			var rev uint64
+			var err error
+			if conditional {
+				m, rev, err = cw.GetRevision(ctx, r.tenant, id)
+			} else {
+				m, err = r.c.store.Get(ctx, r.tenant, id)
+			}
 			if errors.Is(err, store.ErrNotFound) {
 				continue
 			}
 			if err != nil {
-				return nil, fmt.Errorf("read %s of %s again before writing the epoch: %w", id, r.tenant, err)
+				return nil, nil, fmt.Errorf("read %s of %s again before writing the epoch: %w", id, r.tenant, err)
 			}
 			m.Vector, m.ChunkVectors = nil, nil
-			out[id] = m
+			out[id], revs[id] = m, rev
 		}
-		return out, nil
+		return out, revs, nil
 	}
 	want := make(map[string]bool, len(ids))
 	for _, id := range ids {
@@ -64,9 +79,9 @@ func (r *run) current(ctx context.Context, ids []string) (map[string]memory.Memo
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read the memories of %s again before writing the epoch: %w", r.tenant, err)
+		return nil, nil, fmt.Errorf("read the memories of %s again before writing the epoch: %w", r.tenant, err)
 	}
-	return out, nil
+	return out, revs, nil
 }
 
 // rebase returns the epoch's version of a memory (mine, made from before)

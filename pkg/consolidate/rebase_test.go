@@ -44,6 +44,36 @@ func TestEpochKeepsWritesMadeWhileItRan(t *testing.T) {
 	}
 }
 
+// A write slipping in between the commit's read and its write loses
+// nothing either: the conditional write fails, and the epoch reads and
+// rebases the memory again.
+func TestEpochLosesNoRaceAtCommit(t *testing.T) {
+	f := newFixture(t, "", func(c *Config) { c.Rules.TriageMinAge = 0 })
+	m := f.mem("The user asked to remember: the deploy window is Tuesday 14:00.", memory.TypeFact, memory.SourceAPI)
+	m.Confidence = memory.ConfidenceExplicit
+	m.RepetitionCount = 1
+	m.AddSource("ev-1")
+	f.put(t, m)
+	f.st.mu.Lock()
+	f.st.beforeWrite = func() {
+		cur := f.get(t, m.ID)
+		cur.RepetitionCount++
+		cur.AddSource("ev-2")
+		if err := f.st.Store.Upsert(t.Context(), []memory.Memory{cur}); err != nil {
+			t.Error(err)
+		}
+	}
+	f.st.mu.Unlock()
+	f.epoch(t)
+	got := f.get(t, m.ID)
+	if got.Layer != memory.LayerWorking || got.RepetitionCount != 2 || !got.HasSource("ev-2") {
+		t.Fatalf("after a race at commit: layer %s count %d sources %v (want working, 2, ev-2 kept)", got.Layer, got.RepetitionCount, got.SourceIDs)
+	}
+	if len(got.Vector) == 0 {
+		t.Fatal("the rewrite after the lost race dropped the vector")
+	}
+}
+
 func TestRebase(t *testing.T) {
 	t0 := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	before := memory.Memory{ID: "m", Content: "c", Layer: memory.LayerBuffer, Importance: 0.5, RepetitionCount: 2,

@@ -307,17 +307,6 @@ func (r *run) commit(ctx context.Context) error {
 	for _, m := range r.created {
 		made[m.ID] = true
 	}
-	var batch []memory.Memory
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		if err := r.c.store.UpdatePayload(ctx, r.tenant, batch); err != nil {
-			return fmt.Errorf("write epoch of %s: %w", r.tenant, err)
-		}
-		batch = batch[:0]
-		return nil
-	}
 	ids := make([]string, 0, len(r.before))
 	for id := range r.before {
 		if !made[id] {
@@ -325,32 +314,49 @@ func (r *run) commit(ctx context.Context) error {
 		}
 	}
 	sort.Strings(ids)
-	stored, err := r.current(ctx, append(slices.Clone(ids), r.deleted...))
+	stored, revs, err := r.current(ctx, append(slices.Clone(ids), r.deleted...))
 	if err != nil {
 		return err
 	}
+	// Written conditionally on the reads above where the store can: a batch
+	// that lost a race with another writer is read, rebased and written
+	// again memory by memory (writeEach).
+	var batch []memory.Memory
+	var batchRevs []uint64
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		err := store.Write(ctx, r.c.store, r.tenant, batch, batchRevs, false)
+		if errors.Is(err, store.ErrConflict) {
+			err = r.writeEach(ctx, batch)
+		}
+		if err != nil {
+			return fmt.Errorf("write epoch of %s: %w", r.tenant, err)
+		}
+		batch, batchRevs = batch[:0], batchRevs[:0]
+		return nil
+	}
 	var retagged []memory.Memory
+	var retaggedRevs []uint64
 	for _, id := range ids {
 		cur, ok := stored[id]
 		if !ok {
 			continue // deleted since the epoch read it: not written back
 		}
-		m := cloneMem(r.mems[id])
-		m.Epoch = r.seq
-		m.Vector = nil
-		if rebased, moved := rebase(r.before[id], m, cur); moved {
+		m, moved := r.rebased(id, cur)
+		if moved {
 			r.stats.Rebased++
 			r.c.log.InfoContext(ctx, "memory changed by another writer during the epoch: the epoch's change is rebased onto it",
 				"tenant", r.tenant, "epoch", r.id, "memory", id)
-			m = rebased
 		}
 		if !lexical.SameText(m, cur) {
 			// Tags are indexed text: the memory is written whole, with
-			// its stored vector.
-			retagged = append(retagged, m)
+			// its stored vectors.
+			retagged, retaggedRevs = append(retagged, m), append(retaggedRevs, revs[id])
 			continue
 		}
-		batch = append(batch, m)
+		batch, batchRevs = append(batch, m), append(batchRevs, revs[id])
 		if len(batch) == updateBatch {
 			if err := flush(); err != nil {
 				return err
@@ -360,7 +366,7 @@ func (r *run) commit(ctx context.Context) error {
 	if err := flush(); err != nil {
 		return err
 	}
-	if err := r.rewrite(ctx, retagged); err != nil {
+	if err := r.rewrite(ctx, retagged, retaggedRevs); err != nil {
 		return err
 	}
 	// An archived memory past its retention is deleted only as the epoch
@@ -391,19 +397,55 @@ func (r *run) commit(ctx context.Context) error {
 }
 
 // rewrite upserts memories whose tags changed, each with its stored
-// vector.
-func (r *run) rewrite(ctx context.Context, ms []memory.Memory) error {
+// vectors, conditionally on revs (see commit).
+func (r *run) rewrite(ctx context.Context, ms []memory.Memory, revs []uint64) error {
 	for start := 0; start < len(ms); start += updateBatch {
 		batch := ms[start:min(start+updateBatch, len(ms))]
 		for i := range batch {
 			stored, err := r.c.store.Get(ctx, r.tenant, batch[i].ID)
+			if errors.Is(err, store.ErrNotFound) {
+				continue // the conditional write below finds it gone
+			}
 			if err != nil {
 				return fmt.Errorf("read the vector of %s: %w", batch[i].ID, err)
 			}
-			batch[i].Vector, batch[i].EmbeddingModel = stored.Vector, stored.EmbeddingModel
+			batch[i].Vector, batch[i].ChunkVectors, batch[i].EmbeddingModel = stored.Vector, stored.ChunkVectors, stored.EmbeddingModel
 		}
-		if err := r.c.store.Upsert(ctx, batch); err != nil {
+		err := store.Write(ctx, r.c.store, r.tenant, batch, revs[start:start+len(batch)], true)
+		if errors.Is(err, store.ErrConflict) {
+			err = r.writeEach(ctx, batch)
+		}
+		if err != nil {
 			return fmt.Errorf("write epoch of %s: %w", r.tenant, err)
+		}
+	}
+	return nil
+}
+
+// rebased is the epoch's version of memory id carried onto cur, the memory
+// as stored now (see rebase), and whether another writer had changed it.
+func (r *run) rebased(id string, cur memory.Memory) (memory.Memory, bool) {
+	m := cloneMem(r.mems[id])
+	m.Epoch = r.seq
+	m.Vector, m.ChunkVectors = nil, nil
+	return rebase(r.before[id], m, cur)
+}
+
+// writeEach writes the epoch's version of each memory of a batch that
+// lost a race: read again, rebased onto what it is now and written whole
+// with its vectors, one by one and conditionally (store.Update), so that
+// another writer's change is never overwritten.
+func (r *run) writeEach(ctx context.Context, batch []memory.Memory) error {
+	for _, b := range batch {
+		_, err := store.Update(ctx, r.c.store, r.tenant, b.ID, true, func(m *memory.Memory) (bool, error) {
+			merged, _ := r.rebased(b.ID, *m)
+			// Written whole: with the vectors it has now.
+			merged.Vector, merged.ChunkVectors, merged.EmbeddingModel = m.Vector, m.ChunkVectors, m.EmbeddingModel
+			*m = merged
+			return true, nil
+		})
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("write %s after a lost race: %w", b.ID, err)
 		}
 	}
 	return nil

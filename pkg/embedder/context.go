@@ -85,20 +85,19 @@ func (e *Embedder) relinkNext(ctx context.Context, m memory.Memory, next *memory
 	}
 	unlock := e.lockID(next.Tenant, next.ID)
 	defer unlock()
-	cur, err := e.store.Get(ctx, next.Tenant, next.ID)
+	_, err := store.Update(ctx, e.store, next.Tenant, next.ID, false, func(cur *memory.Memory) (bool, error) {
+		if cur.Evidence == want {
+			return false, nil
+		}
+		cur.Evidence = want
+		cur.Vector, cur.ChunkVectors = nil, nil
+		return true, nil
+	})
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("look up memory %s: %w", next.ID, err)
-	}
-	if cur.Evidence == want {
-		return nil
-	}
-	cur.Evidence = want
-	cur.Vector, cur.ChunkVectors = nil, nil
-	if err := e.store.UpdatePayload(ctx, cur.Tenant, []memory.Memory{cur}); err != nil {
-		return fmt.Errorf("link memory %s to the message before it: %w", cur.ID, err)
+		return fmt.Errorf("link memory %s to the message before it: %w", next.ID, err)
 	}
 	return nil
 }

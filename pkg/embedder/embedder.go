@@ -169,12 +169,12 @@ func (e *Embedder) upsert(ctx context.Context, f *memory.FactMessage) error {
 		defer unlockSession()
 	}
 	unlock := e.lockID(m.Tenant, m.ID)
-	existing, err := e.store.Get(ctx, m.Tenant, m.ID)
+	existing, rev, err := e.getRev(ctx, m.Tenant, m.ID)
 	switch {
 	case err == nil:
 		if replacesContent(existing, m) {
 			defer unlock()
-			return e.replace(ctx, existing, m, f.SourceEvent)
+			return e.replace(ctx, existing, rev, m, f.SourceEvent)
 		}
 		unlock()
 		return e.reinforce(ctx, existing, m, f.SourceEvent, "duplicate")
@@ -295,14 +295,21 @@ func (e *Embedder) insert(ctx context.Context, m memory.Memory, vec Embedding, s
 // vector or model name: found by BM25 until `recollect reindex` embeds it.
 // A fact is never dropped over a model change. It returns what it stored.
 func (e *Embedder) put(ctx context.Context, m memory.Memory) (memory.Memory, error) {
-	err := e.store.Upsert(ctx, []memory.Memory{m})
+	return e.putIf(ctx, m, 0)
+}
+
+// putIf is put, conditional on the memory's stored revision still being
+// rev (see getRev; 0: unconditional): a lost race fails with
+// store.ErrConflict, and the fact is redelivered and handled afresh.
+func (e *Embedder) putIf(ctx context.Context, m memory.Memory, rev uint64) (memory.Memory, error) {
+	err := store.Write(ctx, e.store, m.Tenant, []memory.Memory{m}, []uint64{rev}, true)
 	if !errors.Is(err, store.ErrDimension) {
 		return m, err
 	}
 	e.log.WarnContext(ctx, "the tenant's vectors come from another embedding model: memory stored without a vector until a reindex",
 		"tenant", m.Tenant, "memory", m.ID, "model", m.EmbeddingModel, "err", err)
 	m.Vector, m.EmbeddingModel = nil, ""
-	if err := e.store.Upsert(ctx, []memory.Memory{m}); err != nil {
+	if err := store.Write(ctx, e.store, m.Tenant, []memory.Memory{m}, []uint64{rev}, true); err != nil {
 		return m, err
 	}
 	e.reindexN.WithLabelValues("deferred").Inc()
@@ -316,65 +323,72 @@ func (e *Embedder) put(ctx context.Context, m memory.Memory) (memory.Memory, err
 func (e *Embedder) reinforce(ctx context.Context, m, seen memory.Memory, source, outcome string) error {
 	unlock := e.lockID(m.Tenant, m.ID)
 	defer unlock()
-	// Re-read under the lock: a concurrent handler may have reinforced it.
-	if cur, err := e.store.Get(ctx, m.Tenant, m.ID); err == nil {
-		m = cur
-	} else if !errors.Is(err, store.ErrNotFound) {
-		return fmt.Errorf("look up memory %s: %w", m.ID, err)
-	}
-	op := memory.StoredReinforced
-	if m.HasSource(source) && m.RepetitionCount <= 1 {
-		// Made by this very fact: a redelivery after a crash between the
-		// write and its announcement. Announced as what it was, an insert
-		// (same message id: published once).
-		op = memory.StoredInserted
-	}
-	if !m.HasSource(source) {
+	// Read and written under the lock, and conditionally on what was read:
+	// another handler (of this process or another replica) or an epoch
+	// writing the memory meanwhile makes the write lose the race, and the
+	// memory is read and reinforced again, so neither write is lost.
+	op, out := memory.StoredReinforced, outcome
+	cur, err := store.Update(ctx, e.store, m.Tenant, m.ID, true, func(m *memory.Memory) (bool, error) {
+		op, out = memory.StoredReinforced, outcome
+		if m.HasSource(source) {
+			if m.RepetitionCount <= 1 {
+				// Made by this very fact: a redelivery after a crash
+				// between the write and its announcement. Announced as
+				// what it was, an insert (same message id: published once).
+				op = memory.StoredInserted
+			}
+			return false, nil
+		}
 		m.RepetitionCount++
-		restate(&m, seen)
-		boostStyle(&m)
+		restate(m, seen)
+		boostStyle(m)
 		m.AddSource(source)
 		if ts := seen.CreatedAt; ts.After(m.ModifiedAt) {
 			m.ModifiedAt = ts
 		}
-		if revive(&m, e.observedAt(seen)) {
-			op, outcome = memory.StoredUpdated, "revived"
-			e.log.InfoContext(ctx, "memory said again, revived", "tenant", m.Tenant, "memory", m.ID, "fact", seen.ID)
+		if revive(m, e.observedAt(seen)) {
+			op, out = memory.StoredUpdated, "revived"
 		}
-		if err := e.store.Upsert(ctx, []memory.Memory{m}); err != nil {
-			return fmt.Errorf("reinforce memory %s: %w", m.ID, err)
-		}
+		return true, nil
+	})
+	if err != nil {
+		// Deleted since it was matched: the redelivered fact finds it
+		// gone and is stored as new.
+		return fmt.Errorf("reinforce memory %s: %w", m.ID, err)
 	}
-	e.outcomes.WithLabelValues(outcome).Inc()
-	return e.announce(ctx, m, op, source)
+	if out == "revived" {
+		e.log.InfoContext(ctx, "memory said again, revived", "tenant", cur.Tenant, "memory", cur.ID, "fact", seen.ID)
+	}
+	e.outcomes.WithLabelValues(out).Inc()
+	return e.announce(ctx, cur, op, source)
 }
 
 func (e *Embedder) feedback(ctx context.Context, f *memory.FactMessage) error {
 	if f.Feedback == nil {
 		return bus.Permanent(errors.New("feedback fact without feedback"))
 	}
-	m, err := e.store.Get(ctx, f.Tenant, f.Feedback.MemoryID)
+	unlock := e.lockID(f.Tenant, f.Feedback.MemoryID)
+	defer unlock()
+	wrote := false
+	m, err := store.Update(ctx, e.store, f.Tenant, f.Feedback.MemoryID, true, func(m *memory.Memory) (bool, error) {
+		if wrote = !m.HasSource(f.SourceEvent); !wrote {
+			return false, nil
+		}
+		if f.Feedback.Success {
+			m.SuccessCount++
+		}
+		m.AddSource(f.SourceEvent)
+		m.ModifiedAt = e.now().UTC()
+		return true, nil
+	})
 	if errors.Is(err, store.ErrNotFound) {
 		return bus.Permanent(fmt.Errorf("feedback for unknown memory %s", f.Feedback.MemoryID))
 	}
 	if err != nil {
-		return fmt.Errorf("look up memory %s: %w", f.Feedback.MemoryID, err)
+		return fmt.Errorf("record feedback on %s: %w", f.Feedback.MemoryID, err)
 	}
-	unlock := e.lockID(m.Tenant, m.ID)
-	defer unlock()
-	if m, err = e.store.Get(ctx, f.Tenant, f.Feedback.MemoryID); err != nil {
-		return fmt.Errorf("look up memory %s: %w", f.Feedback.MemoryID, err)
-	}
-	if m.HasSource(f.SourceEvent) {
+	if !wrote {
 		return nil
-	}
-	if f.Feedback.Success {
-		m.SuccessCount++
-	}
-	m.AddSource(f.SourceEvent)
-	m.ModifiedAt = e.now().UTC()
-	if err := e.store.Upsert(ctx, []memory.Memory{m}); err != nil {
-		return fmt.Errorf("record feedback on %s: %w", m.ID, err)
 	}
 	e.outcomes.WithLabelValues("feedback").Inc()
 	return e.announce(ctx, m, memory.StoredUpdated, f.SourceEvent)
@@ -389,6 +403,18 @@ func (e *Embedder) announce(ctx context.Context, m memory.Memory, op memory.Stor
 		return fmt.Errorf("announce memory %s: %w", m.ID, err)
 	}
 	return nil
+}
+
+// getRev reads a memory with its revision when the store writes
+// conditionally (store.ConditionalWriter), else with revision 0. The id
+// locks keep this process's handlers apart; revisions keep replicas and
+// other modules apart.
+func (e *Embedder) getRev(ctx context.Context, tenant, id string) (memory.Memory, uint64, error) {
+	if cw, ok := e.store.(store.ConditionalWriter); ok {
+		return cw.GetRevision(ctx, tenant, id)
+	}
+	m, err := e.store.Get(ctx, tenant, id)
+	return m, 0, err
 }
 
 // lockID locks the stripe of a memory id.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"sync"
@@ -210,5 +211,42 @@ func TestConcurrentObservationsAllCount(t *testing.T) {
 	mems := f.all(t)
 	if len(mems) != 1 || mems[0].RepetitionCount != n || len(mems[0].SourceIDs) != n {
 		t.Fatalf("got %d memories, repetition %d, %d sources; want 1, %d, %d", len(mems), mems[0].RepetitionCount, len(mems[0].SourceIDs), n, n)
+	}
+}
+
+// Two replicas (their id locks apart) reinforcing one memory at once lose
+// no observation: each write is conditional on its read, and a lost race
+// reads and reinforces again.
+func TestReplicasReinforcingAtOnceAllCount(t *testing.T) {
+	f := newFixture(t)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	now := func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
+	other, err := New(testConfig(), f.store, f.bus, loadModel(t), prometheus.NewRegistry(), log, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.batch = newBatcher(other.model, 8, time.Millisecond)
+	t.Cleanup(other.batch.Close)
+	replicas := []fixture{f, {e: other, store: f.store, bus: f.bus}}
+	const content = "User prefers dark mode in every editor."
+	if err := f.handle(t, fact(content, "acme:first")); err != nil {
+		t.Fatal(err)
+	}
+	const n = 24
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range n {
+		wg.Go(func() { errs <- replicas[i%2].handle(t, fact(content, fmt.Sprintf("acme:r%d", i))) })
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	mems := f.all(t)
+	if len(mems) != 1 || mems[0].RepetitionCount != n+1 || len(mems[0].SourceIDs) != n+1 {
+		t.Fatalf("got %d memories, repetition %d, %d sources; want 1, %d, %d", len(mems), mems[0].RepetitionCount, len(mems[0].SourceIDs), n+1, n+1)
 	}
 }

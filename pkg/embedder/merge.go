@@ -127,7 +127,7 @@ func (e *Embedder) applyMerge(ctx context.Context, judged, m memory.Memory, merg
 	}
 	unlock := e.lockID(judged.Tenant, judged.ID)
 	defer unlock()
-	cur, err := e.store.Get(ctx, judged.Tenant, judged.ID)
+	cur, rev, err := e.getRev(ctx, judged.Tenant, judged.ID)
 	if err != nil {
 		return fmt.Errorf("look up merge target %s: %w", judged.ID, err)
 	}
@@ -149,7 +149,7 @@ func (e *Embedder) applyMerge(ctx context.Context, judged, m memory.Memory, merg
 	if ts := m.CreatedAt; ts.After(cur.ModifiedAt) {
 		cur.ModifiedAt = ts
 	}
-	cur, err = e.put(ctx, cur)
+	cur, err = e.putIf(ctx, cur, rev)
 	if err != nil {
 		return fmt.Errorf("store merge of %s into %s: %w", m.ID, judged.ID, err)
 	}

@@ -151,26 +151,31 @@ func (e *Embedder) clearVectors(ctx context.Context, tenant string, ids []string
 	unlock := e.lockIDs(tenant, ids)
 	defer unlock()
 	cur := e.model.Model()
-	var out []memory.Memory
-	for _, id := range ids {
-		m, err := e.getLive(ctx, tenant, id)
-		if err != nil {
-			return err
+	// Written conditionally on the reads (a lost race reads the batch
+	// again): another module's write in between is kept.
+	return store.Retry(ctx, func() error {
+		var out []memory.Memory
+		var revs []uint64
+		for _, id := range ids {
+			m, rev, err := e.getLiveRev(ctx, tenant, id)
+			if err != nil {
+				return err
+			}
+			if m == nil || m.EmbeddingModel == cur || m.EmbeddingModel == "" {
+				continue // deleted, or moved meanwhile
+			}
+			m.Vector, m.EmbeddingModel = nil, ""
+			out, revs = append(out, *m), append(revs, rev)
 		}
-		if m == nil || m.EmbeddingModel == cur || m.EmbeddingModel == "" {
-			continue // deleted, or moved meanwhile
+		if len(out) == 0 {
+			return nil
 		}
-		m.Vector, m.EmbeddingModel = nil, ""
-		out = append(out, *m)
-	}
-	if len(out) == 0 {
+		if err := store.Write(ctx, e.store, tenant, out, revs, true); err != nil {
+			return fmt.Errorf("clear old vectors of tenant %s: %w", tenant, err)
+		}
+		e.reindexN.WithLabelValues("cleared").Add(float64(len(out)))
 		return nil
-	}
-	if err := e.store.Upsert(ctx, out); err != nil {
-		return fmt.Errorf("clear old vectors of tenant %s: %w", tenant, err)
-	}
-	e.reindexN.WithLabelValues("cleared").Add(float64(len(out)))
-	return nil
+	})
 }
 
 // reembed is pass 2 for a batch: embed outside the locks (it takes a
@@ -198,23 +203,31 @@ func (e *Embedder) reembed(ctx context.Context, tenant, id string, ids []string)
 	unlock := e.lockIDs(tenant, ids)
 	defer unlock()
 	var out []memory.Memory
-	for i, old := range todo {
-		m, err := e.getLive(ctx, tenant, old.ID)
-		if err != nil {
-			return err
+	err = store.Retry(ctx, func() error {
+		out = out[:0]
+		var revs []uint64
+		for i, old := range todo {
+			m, rev, err := e.getLiveRev(ctx, tenant, old.ID)
+			if err != nil {
+				return err
+			}
+			if m == nil || m.Content != old.Content || m.Key != old.Key || (m.EmbeddingModel == cur && len(m.Vector) > 0) {
+				continue
+			}
+			vecs[i].Apply(m)
+			m.EmbeddingModel = cur
+			out, revs = append(out, *m), append(revs, rev)
 		}
-		if m == nil || m.Content != old.Content || m.Key != old.Key || (m.EmbeddingModel == cur && len(m.Vector) > 0) {
-			continue
+		if len(out) == 0 {
+			return nil
 		}
-		vecs[i].Apply(m)
-		m.EmbeddingModel = cur
-		out = append(out, *m)
-	}
-	if len(out) == 0 {
+		if err := store.Write(ctx, e.store, tenant, out, revs, true); err != nil {
+			return fmt.Errorf("store new vectors of tenant %s: %w", tenant, err)
+		}
 		return nil
-	}
-	if err := e.store.Upsert(ctx, out); err != nil {
-		return fmt.Errorf("store new vectors of tenant %s: %w", tenant, err)
+	})
+	if err != nil || len(out) == 0 {
+		return err
 	}
 	e.reindexN.WithLabelValues("embedded").Add(float64(len(out)))
 	for _, m := range out {
@@ -227,12 +240,18 @@ func (e *Embedder) reembed(ctx context.Context, tenant, id string, ids []string)
 
 // getLive reads a memory, nil when it was deleted.
 func (e *Embedder) getLive(ctx context.Context, tenant, id string) (*memory.Memory, error) {
-	m, err := e.store.Get(ctx, tenant, id)
+	m, _, err := e.getLiveRev(ctx, tenant, id)
+	return m, err
+}
+
+// getLiveRev is getLive with the memory's revision (see getRev).
+func (e *Embedder) getLiveRev(ctx context.Context, tenant, id string) (*memory.Memory, uint64, error) {
+	m, rev, err := e.getRev(ctx, tenant, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil
+		return nil, 0, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("look up memory %s: %w", id, err)
+		return nil, 0, fmt.Errorf("look up memory %s: %w", id, err)
 	}
-	return &m, nil
+	return &m, rev, nil
 }

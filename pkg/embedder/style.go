@@ -31,7 +31,7 @@ func boostStyle(m *memory.Memory) {
 // replace stores the new version of a memory under its id: new content and
 // vector, the stored memory's history (creation, counts, sources) kept.
 // The caller holds the id's lock.
-func (e *Embedder) replace(ctx context.Context, stored, m memory.Memory, source string) error {
+func (e *Embedder) replace(ctx context.Context, stored memory.Memory, rev uint64, m memory.Memory, source string) error {
 	if stored.HasSource(source) {
 		return e.announce(ctx, stored, memory.StoredUpdated, source)
 	}
@@ -46,7 +46,7 @@ func (e *Embedder) replace(ctx context.Context, stored, m memory.Memory, source 
 	m.RepetitionCount = stored.RepetitionCount + 1
 	m.SourceIDs = stored.SourceIDs
 	m.AddSource(source)
-	m, err = e.put(ctx, m)
+	m, err = e.putIf(ctx, m, rev)
 	if err != nil {
 		return fmt.Errorf("store new version of %s: %w", m.ID, err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/erase"
 	"github.com/recollect-dev/recollect/pkg/memory"
+	"github.com/recollect-dev/recollect/pkg/store"
 	"github.com/recollect-dev/recollect/pkg/web"
 )
 
@@ -244,24 +245,32 @@ func (q *Query) unquote(ctx context.Context, tenant string, purged []string) err
 	for _, t := range purged {
 		quoted[memory.TranscriptContext(t)] = true
 	}
-	var fix []memory.Memory
+	var fix []string
 	f := everything
 	f.Tags = []string{memory.TranscriptTag}
 	err := q.store.Scroll(ctx, tenant, f, func(m memory.Memory) error {
 		if m.Evidence != "" && quoted[m.Evidence] {
-			m.Evidence, m.Vector, m.ChunkVectors = "", nil, nil
-			fix = append(fix, m)
+			fix = append(fix, m.ID)
 		}
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("read transcript memories of tenant %s: %w", tenant, err)
 	}
-	if len(fix) == 0 {
-		return nil
-	}
-	if err := q.store.UpdatePayload(ctx, tenant, fix); err != nil {
-		return fmt.Errorf("clear quoted context of %d memories of tenant %s: %w", len(fix), tenant, err)
+	// Each cleared as it is when written (conditionally where the store
+	// can): a write since the scroll neither brings the words back nor is
+	// lost.
+	for _, id := range fix {
+		_, err := store.Update(ctx, q.store, tenant, id, false, func(m *memory.Memory) (bool, error) {
+			if m.Evidence == "" || !quoted[m.Evidence] {
+				return false, nil
+			}
+			m.Evidence, m.Vector, m.ChunkVectors = "", nil, nil
+			return true, nil
+		})
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("clear the quoted context of %s of tenant %s: %w", id, tenant, err)
+		}
 	}
 	return nil
 }

@@ -184,10 +184,18 @@ func (q *Query) reviewQuarantine(w http.ResponseWriter, r *http.Request) {
 		q.deleted.WithLabelValues("id").Inc()
 		q.announceDeleted(r.Context(), req.Tenant, []string{id})
 	case req.Action == api.QuarantineRelease && m.Quarantined():
-		if err := q.store.UpdatePayload(r.Context(), req.Tenant, []memory.Memory{after}); err != nil {
+		// Applied to the memory as it is now (conditionally where the
+		// store can): a reinforcement since the read above is kept.
+		released, err := store.Update(r.Context(), q.store, req.Tenant, id, false, func(m *memory.Memory) (bool, error) {
+			m.Quarantine = ""
+			m.ModifiedAt = after.ModifiedAt
+			return true, nil
+		})
+		if err != nil {
 			q.fail(w, r, "release quarantined memory", err)
 			return
 		}
+		after = released
 		q.announceUpdated(r, &after)
 		fallthrough
 	default:

@@ -36,11 +36,12 @@ func (r *Recaller) Wait() { r.touches.Wait() }
 // touch records an access on the strong hits of a non-dry recall in the
 // background, so the answer does not wait for a write. Each memory is read
 // afresh before its counters are bumped and the batch is written with one
-// UpdatePayload, which keeps the stored vector and text; a writer that
-// changes the memory's counters between that read and the write loses its
-// change (the store has no compare-and-swap), a race we accept for a
-// best-effort counter, and one that changes its text makes the store refuse
-// the touch.
+// UpdatePayload, which keeps the stored vector and text; on a store that
+// writes conditionally the write is conditional on the reads, and a batch
+// that lost a race with another writer is read and bumped again, so
+// neither the touch nor the other write is lost (on another store the
+// other writer's change can be, a race accepted there). A writer that
+// changes a memory's text makes the store refuse the touch.
 func (r *Recaller) touch(ctx context.Context, tenant string, results []Result) {
 	var ids []string
 	for _, res := range results {
@@ -71,23 +72,34 @@ func (r *Recaller) touch(ctx context.Context, tenant string, results []Result) {
 
 func (r *Recaller) touchIDs(ctx context.Context, tenant string, ids []string) error {
 	now := r.now().UTC()
-	batch := make([]memory.Memory, 0, len(ids))
-	for _, id := range ids {
-		m, err := r.store.Get(ctx, tenant, id)
-		if errors.Is(err, store.ErrNotFound) {
-			continue // deleted or merged away since it was ranked
+	cw, conditional := r.store.(store.ConditionalWriter)
+	return store.Retry(ctx, func() error {
+		batch := make([]memory.Memory, 0, len(ids))
+		revs := make([]uint64, 0, len(ids))
+		for _, id := range ids {
+			var m memory.Memory
+			var rev uint64
+			var err error
+			if conditional {
+				m, rev, err = cw.GetRevision(ctx, tenant, id)
+			} else {
+				m, err = r.store.Get(ctx, tenant, id)
+			}
+			if errors.Is(err, store.ErrNotFound) {
+				continue // deleted or merged away since it was ranked
+			}
+			if err != nil {
+				return err
+			}
+			m.AccessCount++
+			if now.After(m.LastAccessed) {
+				m.LastAccessed = now
+			}
+			batch, revs = append(batch, m), append(revs, rev)
 		}
-		if err != nil {
-			return err
+		if len(batch) == 0 {
+			return nil
 		}
-		m.AccessCount++
-		if now.After(m.LastAccessed) {
-			m.LastAccessed = now
-		}
-		batch = append(batch, m)
-	}
-	if len(batch) == 0 {
-		return nil
-	}
-	return r.store.UpdatePayload(ctx, tenant, batch)
+		return store.Write(ctx, r.store, tenant, batch, revs, false)
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
@@ -27,6 +28,39 @@ var ErrClosed = fmt.Errorf("store closed: %w", ErrUnavailable)
 // tenant's memories (or the collection) hold: after a change of embedding
 // model, until a reindex completes. It wraps memory.ErrInvalid.
 var ErrDimension = fmt.Errorf("vector width differs from the stored vectors': %w", memory.ErrInvalid)
+
+// ErrConflict is wrapped when a conditional write finds a memory changed
+// (or deleted) since the caller read it: its Revision is not the stored
+// one. Nothing of the batch is written; the caller reads again and
+// re-applies its change (see Update).
+var ErrConflict = errors.New("memory changed since it was read")
+
+// ConflictError names the memories of a refused conditional batch.
+type ConflictError struct {
+	Tenant string
+	IDs    []string
+}
+
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("write to tenant %s refused: %d memories changed since they were read (%s): %v",
+		e.Tenant, len(e.IDs), strings.Join(e.IDs[:min(len(e.IDs), 5)], ", "), ErrConflict)
+}
+
+func (e *ConflictError) Unwrap() error { return ErrConflict }
+
+// ConditionalWriter is a store that writes a memory only if it is still
+// as the writer read it. GetRevision is Get with the memory's revision, an
+// opaque non-zero value that changes with every write of the memory's
+// fields. UpsertIf and UpdatePayloadIf are Upsert and UpdatePayload where
+// mems[i] is written only if the stored memory's revision is still revs[i]
+// (0: unconditionally); one that differs, or a memory deleted since, fails
+// the whole call with a *ConflictError, writing nothing of it. Revisions
+// mean nothing to another store, and a restart may change them all.
+type ConditionalWriter interface {
+	GetRevision(ctx context.Context, tenant, id string) (memory.Memory, uint64, error)
+	UpsertIf(ctx context.Context, mems []memory.Memory, revs []uint64) error
+	UpdatePayloadIf(ctx context.Context, tenant string, mems []memory.Memory, revs []uint64) error
+}
 
 // Filter narrows a search, scroll or count. Zero values mean "any". Every
 // list field matches when the memory's value is one of the listed values

@@ -15,6 +15,20 @@ import (
 // (checked under the write lock) and the vectors do not change. See
 // store.Store.
 func (s *Store) UpdatePayload(ctx context.Context, tenant string, mems []memory.Memory) error {
+	return s.updatePayload(ctx, tenant, mems, nil)
+}
+
+// UpdatePayloadIf is UpdatePayload writing mems[i] only if its stored
+// revision is still revs[i] (store.ConditionalWriter).
+func (s *Store) UpdatePayloadIf(ctx context.Context, tenant string, mems []memory.Memory, revs []uint64) error {
+	if len(revs) != len(mems) {
+		return fmt.Errorf("update payload if: %d revisions for %d memories: %w", len(revs), len(mems), memory.ErrInvalid)
+	}
+	return s.updatePayload(ctx, tenant, mems, revs)
+}
+
+// updatePayload is UpdatePayload, conditional on revs when not nil.
+func (s *Store) updatePayload(ctx context.Context, tenant string, mems []memory.Memory, revs []uint64) error {
 	if err := s.usable(ctx); err != nil {
 		return err
 	}
@@ -43,6 +57,10 @@ func (s *Store) UpdatePayload(ctx context.Context, tenant string, mems []memory.
 	if err := s.writable(); err != nil {
 		s.writeMu.Unlock()
 		return err
+	}
+	if err := s.checkRevisions(batch, revs); err != nil {
+		s.writeMu.Unlock()
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	p, rows, err := s.heldRows(tenant, batch)
 	if err != nil || len(rows) == 0 {

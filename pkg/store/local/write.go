@@ -14,6 +14,20 @@ import (
 // applies it and returns once the frame is durable. One bad memory rejects
 // the batch with nothing written. A later memory with the same id wins.
 func (s *Store) Upsert(ctx context.Context, mems []memory.Memory) error {
+	return s.upsert(ctx, mems, nil)
+}
+
+// UpsertIf is Upsert writing mems[i] only if its stored revision is still
+// revs[i] (store.ConditionalWriter).
+func (s *Store) UpsertIf(ctx context.Context, mems []memory.Memory, revs []uint64) error {
+	if len(revs) != len(mems) {
+		return fmt.Errorf("upsert if: %d revisions for %d memories: %w", len(revs), len(mems), memory.ErrInvalid)
+	}
+	return s.upsert(ctx, mems, revs)
+}
+
+// upsert is Upsert, conditional on revs when not nil.
+func (s *Store) upsert(ctx context.Context, mems []memory.Memory, revs []uint64) error {
 	if err := s.usable(ctx); err != nil {
 		return err
 	}
@@ -50,6 +64,10 @@ func (s *Store) Upsert(ctx context.Context, mems []memory.Memory) error {
 		return err
 	}
 	if err := s.checkDims(batch); err != nil {
+		s.writeMu.Unlock()
+		return fmt.Errorf("upsert: %w", err)
+	}
+	if err := s.checkRevisions(batch, revs); err != nil {
 		s.writeMu.Unlock()
 		return fmt.Errorf("upsert: %w", err)
 	}

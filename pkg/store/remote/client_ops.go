@@ -2,6 +2,9 @@ package remote
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/store"
@@ -109,4 +112,71 @@ func (c *Client) Tenants(ctx context.Context) ([]string, error) {
 // deleted memories (store.Compactor); a store that cannot answers an error.
 func (c *Client) Compact(ctx context.Context) error {
 	return c.call(ctx, opCompact, struct{}{}, nil)
+}
+
+var _ store.ConditionalWriter = (*Client)(nil)
+
+// GetRevision is Get with the server store's revision of the memory; from
+// a server whose store does not write conditionally (Qdrant) the revision
+// is 0, and writes with it are plain.
+func (c *Client) GetRevision(ctx context.Context, tenant, id string) (memory.Memory, uint64, error) {
+	var res getResult
+	err := c.call(ctx, opGetRevision, getRequest{Tenant: tenant, ID: id}, &res)
+	if unsupported(err) {
+		m, err := c.Get(ctx, tenant, id)
+		return m, 0, err
+	}
+	if err != nil {
+		return memory.Memory{}, 0, err
+	}
+	return res.Memory.memory(), res.Revision, nil
+}
+
+// UpsertIf is a conditional Upsert, checked and applied by the server as
+// one request: a batch too big for one request is refused (split it).
+func (c *Client) UpsertIf(ctx context.Context, mems []memory.Memory, revs []uint64) error {
+	err := c.writeIf(ctx, opUpsertIf, "", mems, revs)
+	if unsupported(err) {
+		return c.Upsert(ctx, mems)
+	}
+	return err
+}
+
+// UpdatePayloadIf is a conditional UpdatePayload, as one request.
+func (c *Client) UpdatePayloadIf(ctx context.Context, tenant string, mems []memory.Memory, revs []uint64) error {
+	if err := store.CheckPayloadBatch(tenant, mems); err != nil {
+		return fmt.Errorf("remote store: %w", err)
+	}
+	payload := make([]memory.Memory, len(mems))
+	for i, m := range mems {
+		m.Vector, m.ChunkVectors = nil, nil
+		payload[i] = m
+	}
+	err := c.writeIf(ctx, opPayloadIf, tenant, payload, revs)
+	if unsupported(err) {
+		return c.UpdatePayload(ctx, tenant, mems)
+	}
+	return err
+}
+
+func (c *Client) writeIf(ctx context.Context, op, tenant string, mems []memory.Memory, revs []uint64) error {
+	if len(revs) != len(mems) {
+		return fmt.Errorf("remote store %s: %d revisions for %d memories: %w", op, len(revs), len(mems), memory.ErrInvalid)
+	}
+	body, err := json.Marshal(writeIfRequest{Tenant: tenant, Memories: toWireAll(mems), Revisions: revs})
+	if err != nil {
+		return fmt.Errorf("remote store %s: encode request: %w", op, err)
+	}
+	if limit := bodyLimit(c.nc); len(body) > limit {
+		return fmt.Errorf("remote store %s: %d memories encode to %d bytes, over the %d a conditional write sends in one request: %w",
+			op, len(mems), len(body), limit, memory.ErrInvalid)
+	}
+	return c.send(ctx, op, body, nil)
+}
+
+// unsupported reports a server that does not know the op or whose store
+// cannot serve it.
+func unsupported(err error) bool {
+	var re *remoteError
+	return errors.As(err, &re) && re.code == codeUnsupported
 }

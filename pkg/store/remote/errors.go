@@ -21,6 +21,7 @@ const (
 	codeInvalid     = "invalid"     // memory.ErrInvalid, with field and reason when a *memory.FieldError
 	codeDimension   = "dimension"   // store.ErrDimension (a memory.ErrInvalid)
 	codeNotFound    = "not_found"   // store.ErrNotFound
+	codeConflict    = "conflict"    // store.ErrConflict
 	codeClosed      = "closed"      // store.ErrClosed
 	codeUnavailable = "unavailable" // store.ErrUnavailable (the server's backend is down or overloaded)
 	codeDeadline    = "deadline"    // context.DeadlineExceeded on the server
@@ -44,6 +45,8 @@ func encodeError(env *envelope, err error) {
 		env.Code = codeInvalid
 	case errors.Is(err, store.ErrNotFound):
 		env.Code = codeNotFound
+	case errors.Is(err, store.ErrConflict):
+		env.Code = codeConflict
 	case errors.Is(err, store.ErrClosed):
 		env.Code = codeClosed
 	case errors.Is(err, store.ErrUnavailable):
@@ -78,6 +81,8 @@ func decodeError(env *envelope) error {
 		e.cause = store.ErrDimension
 	case codeNotFound:
 		e.cause = store.ErrNotFound
+	case codeConflict:
+		e.cause = store.ErrConflict
 	case codeClosed:
 		e.cause = store.ErrClosed
 	case codeUnavailable:

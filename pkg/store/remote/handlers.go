@@ -71,6 +71,8 @@ func (s *Server) dispatch(ctx context.Context, op string, data []byte) (any, err
 			return nil, err
 		}
 		return tenantsResult{Tenants: ts}, nil
+	case opGetRevision, opUpsertIf, opPayloadIf:
+		return s.conditional(ctx, op, data)
 	case opCompact:
 		c, ok := s.st.(store.Compactor)
 		if !ok {
@@ -167,4 +169,33 @@ func (s *Server) scroll(ctx context.Context, data []byte) (any, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// conditional serves the store.ConditionalWriter ops, refused as
+// unsupported when the server's store cannot write conditionally (the
+// client then reads and writes plainly).
+func (s *Server) conditional(ctx context.Context, op string, data []byte) (any, error) {
+	cw, ok := s.st.(store.ConditionalWriter)
+	if !ok {
+		return nil, requestError(codeUnsupported, "this store cannot write conditionally")
+	}
+	if op == opGetRevision {
+		var req getRequest
+		if err := decodeRequest(op, data, &req); err != nil {
+			return nil, err
+		}
+		m, rev, err := cw.GetRevision(ctx, req.Tenant, req.ID)
+		if err != nil {
+			return nil, err
+		}
+		return getResult{Memory: toWire(m), Revision: rev}, nil
+	}
+	var req writeIfRequest
+	if err := decodeRequest(op, data, &req); err != nil {
+		return nil, err
+	}
+	if op == opUpsertIf {
+		return nil, cw.UpsertIf(ctx, fromWireAll(req.Memories), req.Revisions)
+	}
+	return nil, cw.UpdatePayloadIf(ctx, req.Tenant, fromWireAll(req.Memories), req.Revisions)
 }

@@ -17,6 +17,10 @@ const (
 	opTenants    = "tenants"
 	opPayload    = "update_payload"
 	opCompact    = "compact"
+	// The conditional ops (store.ConditionalWriter).
+	opGetRevision = "get_revision"
+	opUpsertIf    = "upsert_if"
+	opPayloadIf   = "update_payload_if"
 )
 
 // NATS headers of the protocol.
@@ -95,7 +99,15 @@ type getRequest struct {
 }
 
 type getResult struct {
-	Memory wireMemory `json:"memory"`
+	Memory   wireMemory `json:"memory"`
+	Revision uint64     `json:"revision,omitempty"`
+}
+
+// writeIfRequest is a conditional upsert (Tenant empty) or payload update.
+type writeIfRequest struct {
+	Tenant    string       `json:"tenant,omitempty"`
+	Memories  []wireMemory `json:"memories"`
+	Revisions []uint64     `json:"revisions"`
 }
 
 type payloadRequest struct {

@@ -55,6 +55,7 @@ func Run(t *testing.T, h Harness) {
 		{"SearchK", testSearchK},
 		{"Delete", testDelete},
 		{"UpdatePayload", testUpdatePayload},
+		{"ConditionalWrites", testConditionalWrites},
 		{"Hybrid", testHybrid},
 		{"ChunkVectors", testChunkVectors},
 		{"ChunkVectorsInvalid", testChunkVectorsInvalid},
