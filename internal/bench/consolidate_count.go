@@ -77,6 +77,7 @@ type countingStore struct {
 type metaStore interface {
 	store.Store
 	store.MetaScroller
+	store.ConditionalWriter
 }
 
 func (c *countingStore) add(n int) { c.mu.Lock(); c.records += n; c.mu.Unlock() }
@@ -99,6 +100,24 @@ func (c *countingStore) Upsert(ctx context.Context, mems []memory.Memory) error 
 
 func (c *countingStore) UpdatePayload(ctx context.Context, tenant string, mems []memory.Memory) error {
 	err := c.metaStore.UpdatePayload(ctx, tenant, mems)
+	if err == nil {
+		c.add(len(mems))
+	}
+	return err
+}
+
+// The conditional writes an epoch commits with, counted too.
+
+func (c *countingStore) UpsertIf(ctx context.Context, mems []memory.Memory, revs []uint64) error {
+	err := c.metaStore.UpsertIf(ctx, mems, revs)
+	if err == nil {
+		c.add(len(mems))
+	}
+	return err
+}
+
+func (c *countingStore) UpdatePayloadIf(ctx context.Context, tenant string, mems []memory.Memory, revs []uint64) error {
+	err := c.metaStore.UpdatePayloadIf(ctx, tenant, mems, revs)
 	if err == nil {
 		c.add(len(mems))
 	}
