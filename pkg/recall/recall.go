@@ -295,6 +295,19 @@ const TranscriptTag = memory.TranscriptTag
 // transcriptDampening is Nebo's factor for session-transcript chunks.
 const transcriptDampening = 0.6
 
+// factDamp is the factor of a memory that is not a message, of relevance
+// rel. Nebo dampens transcript messages (by transcriptDampening) so that
+// distilled facts rank above the talk they came from; a fact holds that
+// lead, with its importance and layer bonus, only while it answers about
+// as well: a loose one is dampened too (1 at rel 1, 0.92 at 0.9, 0.70 at
+// 0.5), so that it is not ranked above the message that says what was
+// asked. Messages keep one factor, so their order among themselves (time,
+// neighbours, speakers) is as before.
+func factDamp(rel float64) float64 {
+	rel = max(0, min(1, rel))
+	return transcriptDampening + (1-transcriptDampening)*rel*rel
+}
+
 // rank scores hits with 003's formula: relevance 0.6, importance 0.2,
 // recency 0.2 (from as_of, see timerank.go), times the layer bonus; then Clanker's
 // confidence and channel hints, and transcript dampening. Relevance is
@@ -326,9 +339,9 @@ func (r *Recaller) rank(hits []hit, req Request) []Result {
 		if req.Channel != "" && m.Channel == req.Channel {
 			channel = 1.05
 		}
-		damp := 1.0
-		if slices.Contains(m.Tags, TranscriptTag) {
-			damp = transcriptDampening
+		damp := transcriptDampening
+		if !slices.Contains(m.Tags, TranscriptTag) {
+			damp = factDamp(rel)
 		}
 		speaker := speakers.factor(m)
 		info := informationPrior(m)
