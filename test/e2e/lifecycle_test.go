@@ -1,12 +1,14 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -30,7 +32,19 @@ func startConfigured(t *testing.T, dir string, set func(*app.Config)) *app.App {
 	cfg.Topiary.Debounce = 200 * time.Millisecond
 	cfg.Consolidate.Interval = 0
 	set(&cfg)
-	a, err := app.New(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	// The app's log is kept and, when the test fails, what it says about
+	// consolidation (and every warning) is printed: the epochs run in the
+	// background, out of the test's sight.
+	logs := &lockedBuffer{}
+	t.Cleanup(func() {
+		if t.Failed() {
+			logs.dump(t, func(line string) bool {
+				return strings.Contains(line, "epoch") || strings.Contains(line, "consolidat") ||
+					strings.Contains(line, "level=WARN") || strings.Contains(line, "level=ERROR")
+			})
+		}
+	})
+	a, err := app.New(cfg, slog.New(slog.NewTextHandler(logs, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,8 +232,8 @@ func TestExplicitFactsSurviveEpochs(t *testing.T) {
 			}
 			if m.Layer != memory.LayerWorking {
 				if time.Since(lastAsk) > 20*time.Second {
-					t.Logf("still in %s after the epochs: %s %q created %s epoch %d tags %v source %s; one more epoch asked",
-						m.Layer, m.ID, m.Content, m.CreatedAt.Format(time.RFC3339Nano), m.Epoch, m.Tags, m.Source)
+					js, _ := json.Marshal(m)
+					t.Logf("still in %s after the epochs: %s; one more epoch asked", m.Layer, js)
 					postJSON(t, base+"/v1/consolidate", map[string]any{"tenant": tenant}, nil)
 					lastAsk = time.Now()
 				}
@@ -228,4 +242,33 @@ func TestExplicitFactsSurviveEpochs(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// lockedBuffer is an io.Writer safe for the app's concurrent log lines.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// dump logs the last 300 lines that keep accepts.
+func (b *lockedBuffer) dump(t *testing.T, keep func(string) bool) {
+	b.mu.Lock()
+	lines := strings.Split(b.buf.String(), "\n")
+	b.mu.Unlock()
+	var kept []string
+	for _, l := range lines {
+		if keep(l) {
+			kept = append(kept, l)
+		}
+	}
+	if len(kept) > 300 {
+		kept = kept[len(kept)-300:]
+	}
+	t.Logf("the app's log about consolidation (%d lines):\n%s", len(kept), strings.Join(kept, "\n"))
 }

@@ -419,8 +419,12 @@ func TestIVFBadIndexFileIsRebuilt(t *testing.T) {
 				t.Fatalf("%d trainings after reopen, want 1 (rebuilt)", s.Stats().IndexTrainings)
 			}
 			checkIVF(t, partitionT(t, s, "a"))
-			if !slices.ContainsFunc(logs.messages(), func(m string) bool { return m == "local store index trained" }) {
-				t.Fatalf("no training logged: %q", logs.messages())
+			// The training is counted just before it is logged: poll.
+			for deadline := time.Now().Add(30 * time.Second); !slices.ContainsFunc(logs.messages(), func(m string) bool { return m == "local store index trained" }); {
+				if time.Now().After(deadline) {
+					t.Fatalf("no training logged: %q", logs.messages())
+				}
+				time.Sleep(5 * time.Millisecond)
 			}
 		})
 	}
