@@ -266,14 +266,40 @@ func (c *Consolidator) Handle(ctx context.Context, d *bus.Delivery) error {
 	if !memory.ValidTenant(req.Tenant) || req.ID == "" {
 		return bus.Permanent(fmt.Errorf("consolidation request needs a valid tenant and id (got %q, %q)", req.Tenant, req.ID))
 	}
-	_, err := c.Epoch(ctx, req.Tenant, req.ID, d.InProgress)
-	if errors.Is(err, lock.ErrHeld) {
-		// Another epoch for the tenant is running; this request will
-		// come back once it is done.
-		return fmt.Errorf("epoch for tenant %s: %w", req.Tenant, err)
+	// Another epoch of the tenant running (here or in another replica)
+	// holds the lease. The request waits for it, heart-beating, instead of
+	// failing: failed at once, a few requests arriving while a long epoch
+	// runs used up their deliveries in seconds and were dead-lettered, and
+	// an epoch asked for after a memory was stored never ran. It runs once
+	// the lease is free, so it sees everything stored before it was asked.
+	deadline := time.Now().Add(maxHeldWait)
+	for {
+		_, err := c.Epoch(ctx, req.Tenant, req.ID, d.InProgress)
+		if !errors.Is(err, lock.ErrHeld) {
+			return err
+		}
+		if time.Now().After(deadline) {
+			// Redelivered later, as any transient failure.
+			return fmt.Errorf("epoch for tenant %s: waited %s: %w", req.Tenant, maxHeldWait, err)
+		}
+		_ = d.InProgress()
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-c.stop:
+			return fmt.Errorf("epoch for tenant %s: stopping while another epoch runs: %w", req.Tenant, err)
+		case <-time.After(heldPoll):
+		}
 	}
-	return err
 }
+
+// A request finding another epoch of its tenant running polls the lease
+// every heldPoll, for at most maxHeldWait (well inside the handler's 10
+// minutes) before it is redelivered.
+const (
+	heldPoll    = 250 * time.Millisecond
+	maxHeldWait = 5 * time.Minute
+)
 
 // Epoch runs one epoch for a tenant under its lease, unless an epoch with
 // the same id already ran. It returns the consolidated event.

@@ -153,6 +153,7 @@ type fixture struct {
 	llm     *llmtest.Server
 	vz      *embedder.Vectorizer
 	n       int
+	locks   *memlock.Locker
 }
 
 type fixtureOpt func(*Config)
@@ -209,7 +210,10 @@ func newFixture(t *testing.T, level llm.Level, opts ...fixtureOpt) *fixture {
 func (f *fixture) start(t *testing.T) {
 	t.Helper()
 	f.reg = prometheus.NewRegistry()
-	c, err := New(f.cfg, f.st, f.b, memlock.New(), f.reg, slog.New(slog.NewTextHandler(io.Discard, nil)), f.clock.now, f.copts...)
+	if f.locks == nil {
+		f.locks = memlock.New()
+	}
+	c, err := New(f.cfg, f.st, f.b, f.locks, f.reg, slog.New(slog.NewTextHandler(io.Discard, nil)), f.clock.now, f.copts...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,13 @@
 package consolidate
 
 import (
+	"encoding/json"
 	"reflect"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/memory"
 )
 
@@ -167,5 +169,41 @@ func TestSameSeesEveryField(t *testing.T) {
 		if same(base, m) {
 			t.Errorf("same misses a change of %s", name)
 		}
+	}
+}
+
+// A request arriving while another epoch of its tenant holds the lease
+// waits for it and then runs, instead of using up its deliveries and
+// being dead-lettered.
+func TestRequestWaitsForARunningEpoch(t *testing.T) {
+	f := newFixture(t, "", func(c *Config) { c.Rules.TriageMinAge = 0 })
+	m := f.mem("The user asked to remember: the on-call rotation starts on Mondays.", memory.TypeFact, memory.SourceAPI)
+	m.Confidence = memory.ConfidenceExplicit
+	f.put(t, m)
+	held, err := f.locks.Acquire(t.Context(), "consolidate:"+tenant, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(memory.ConsolidateRequest{Tenant: tenant, ID: "asked-while-held"})
+	done := make(chan error, 1)
+	go func() { done <- f.c.Handle(t.Context(), &bus.Delivery{Data: data, NumDelivered: 1}) }()
+	select {
+	case err := <-done:
+		t.Fatalf("the request returned while the lease was held: %v", err)
+	case <-time.After(3 * heldPoll):
+	}
+	if err := held.Release(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("the request after the lease was freed: %v", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the request did not run after the lease was freed")
+	}
+	if got := f.get(t, m.ID); got.Layer != memory.LayerWorking {
+		t.Fatalf("layer %s: the waiting request's epoch did not run", got.Layer)
 	}
 }
