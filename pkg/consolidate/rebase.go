@@ -41,17 +41,9 @@ const rebaseGets = 256
 func (r *run) current(ctx context.Context, ids []string) (map[string]memory.Memory, map[string]uint64, error) {
 	out := make(map[string]memory.Memory, len(ids))
 	revs := make(map[string]uint64, len(ids))
-	cw, conditional := r.c.store.(store.ConditionalWriter)
-	if conditional || len(ids) <= rebaseGets {
+	if _, conditional := r.c.store.(store.ConditionalWriter); conditional || len(ids) <= rebaseGets {
 		for _, id := range ids {
-			var m memory.Memory
-			var rev uint64
-			var err error
-			if conditional {
-				m, rev, err = cw.GetRevision(ctx, r.tenant, id)
-			} else {
-				m, err = r.c.store.Get(ctx, r.tenant, id)
-			}
+			m, rev, err := store.Read(ctx, r.c.store, r.tenant, id)
 			if errors.Is(err, store.ErrNotFound) {
 				continue
 			}

@@ -11,15 +11,22 @@ import (
 	"github.com/recollect-dev/recollect/pkg/memory"
 )
 
-// A reinforcement acknowledged while an epoch runs survives the epoch's
-// write, and the epoch's promotion survives the reinforcement.
-func TestEpochKeepsWritesMadeWhileItRan(t *testing.T) {
+// explicitFixture is a fixture triaging at once, holding one explicit
+// fact said once (by event ev-1), which an epoch promotes to working.
+func explicitFixture(t *testing.T, content string) (*fixture, memory.Memory) {
 	f := newFixture(t, "", func(c *Config) { c.Rules.TriageMinAge = 0 })
-	m := f.mem("The user asked to remember: the staging database is db-stage-2.", memory.TypeFact, memory.SourceAPI)
+	m := f.mem(content, memory.TypeFact, memory.SourceAPI)
 	m.Confidence = memory.ConfidenceExplicit
 	m.RepetitionCount = 1
 	m.AddSource("ev-1")
 	f.put(t, m)
+	return f, m
+}
+
+// A reinforcement acknowledged while an epoch runs survives the epoch's
+// write, and the epoch's promotion survives the reinforcement.
+func TestEpochKeepsWritesMadeWhileItRan(t *testing.T) {
+	f, m := explicitFixture(t, "The user asked to remember: the staging database is db-stage-2.")
 	if stored := f.get(t, m.ID); !stored.Explicit() {
 		t.Fatal("fixture memory is not explicit")
 	}
@@ -50,12 +57,7 @@ func TestEpochKeepsWritesMadeWhileItRan(t *testing.T) {
 // nothing either: the conditional write fails, and the epoch reads and
 // rebases the memory again.
 func TestEpochLosesNoRaceAtCommit(t *testing.T) {
-	f := newFixture(t, "", func(c *Config) { c.Rules.TriageMinAge = 0 })
-	m := f.mem("The user asked to remember: the deploy window is Tuesday 14:00.", memory.TypeFact, memory.SourceAPI)
-	m.Confidence = memory.ConfidenceExplicit
-	m.RepetitionCount = 1
-	m.AddSource("ev-1")
-	f.put(t, m)
+	f, m := explicitFixture(t, "The user asked to remember: the deploy window is Tuesday 14:00.")
 	f.st.mu.Lock()
 	f.st.beforeWrite = func() {
 		cur := f.get(t, m.ID)
@@ -176,10 +178,7 @@ func TestSameSeesEveryField(t *testing.T) {
 // waits for it and then runs, instead of using up its deliveries and
 // being dead-lettered.
 func TestRequestWaitsForARunningEpoch(t *testing.T) {
-	f := newFixture(t, "", func(c *Config) { c.Rules.TriageMinAge = 0 })
-	m := f.mem("The user asked to remember: the on-call rotation starts on Mondays.", memory.TypeFact, memory.SourceAPI)
-	m.Confidence = memory.ConfidenceExplicit
-	f.put(t, m)
+	f, m := explicitFixture(t, "The user asked to remember: the on-call rotation starts on Mondays.")
 	held, err := f.locks.Acquire(t.Context(), "consolidate:"+tenant, time.Minute)
 	if err != nil {
 		t.Fatal(err)

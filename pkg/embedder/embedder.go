@@ -410,11 +410,7 @@ func (e *Embedder) announce(ctx context.Context, m memory.Memory, op memory.Stor
 // locks keep this process's handlers apart; revisions keep replicas and
 // other modules apart.
 func (e *Embedder) getRev(ctx context.Context, tenant, id string) (memory.Memory, uint64, error) {
-	if cw, ok := e.store.(store.ConditionalWriter); ok {
-		return cw.GetRevision(ctx, tenant, id)
-	}
-	m, err := e.store.Get(ctx, tenant, id)
-	return m, 0, err
+	return store.Read(ctx, e.store, tenant, id)
 }
 
 // lockID locks the stripe of a memory id.

@@ -72,19 +72,11 @@ func (r *Recaller) touch(ctx context.Context, tenant string, results []Result) {
 
 func (r *Recaller) touchIDs(ctx context.Context, tenant string, ids []string) error {
 	now := r.now().UTC()
-	cw, conditional := r.store.(store.ConditionalWriter)
 	return store.Retry(ctx, func() error {
 		batch := make([]memory.Memory, 0, len(ids))
 		revs := make([]uint64, 0, len(ids))
 		for _, id := range ids {
-			var m memory.Memory
-			var rev uint64
-			var err error
-			if conditional {
-				m, rev, err = cw.GetRevision(ctx, tenant, id)
-			} else {
-				m, err = r.store.Get(ctx, tenant, id)
-			}
+			m, rev, err := store.Read(ctx, r.store, tenant, id)
 			if errors.Is(err, store.ErrNotFound) {
 				continue // deleted or merged away since it was ranked
 			}

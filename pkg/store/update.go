@@ -36,17 +36,9 @@ func Retry(ctx context.Context, fn func() error) error {
 // it is a plain read and write. change returns false to write nothing. It
 // returns the memory as written, or as read when nothing was written.
 func Update(ctx context.Context, st Store, tenant, id string, whole bool, change func(m *memory.Memory) (bool, error)) (memory.Memory, error) {
-	cw, conditional := st.(ConditionalWriter)
 	var out memory.Memory
 	err := Retry(ctx, func() error {
-		var m memory.Memory
-		var rev uint64
-		var err error
-		if conditional {
-			m, rev, err = cw.GetRevision(ctx, tenant, id)
-		} else {
-			m, err = st.Get(ctx, tenant, id)
-		}
+		m, rev, err := Read(ctx, st, tenant, id)
 		if err != nil {
 			return err
 		}
@@ -58,6 +50,16 @@ func Update(ctx context.Context, st Store, tenant, id string, whole bool, change
 		return Write(ctx, st, tenant, []memory.Memory{m}, []uint64{rev}, whole)
 	})
 	return out, err
+}
+
+// Read reads a memory with its revision from a ConditionalWriter, and with
+// revision 0 (a plain write follows) from another store.
+func Read(ctx context.Context, st Store, tenant, id string) (memory.Memory, uint64, error) {
+	if cw, ok := st.(ConditionalWriter); ok {
+		return cw.GetRevision(ctx, tenant, id)
+	}
+	m, err := st.Get(ctx, tenant, id)
+	return m, 0, err
 }
 
 // Write writes mems, conditionally on revs on a ConditionalWriter and

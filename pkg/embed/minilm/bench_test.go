@@ -129,18 +129,20 @@ func BenchmarkEmbedBatch32(b *testing.B) {
 	benchEmbed(b, shortSentences[:32])
 }
 
+// benchInputs are what the precision and kernel benchmarks embed.
+var benchInputs = []struct {
+	name  string
+	texts []string
+}{
+	{"query9", []string{"How do I build the project?"}},
+	{"query16", []string{"Which port does the query service listen on in the staging cluster today?"}},
+	{"batch32", shortSentences[:32]},
+}
+
 // BenchmarkEmbedPrecision runs the same inputs in each weight format, one
 // after the other, so that -count interleaves them.
 func BenchmarkEmbedPrecision(b *testing.B) {
-	inputs := []struct {
-		name  string
-		texts []string
-	}{
-		{"query9", []string{"How do I build the project?"}},
-		{"query16", []string{"Which port does the query service listen on in the staging cluster today?"}},
-		{"batch32", shortSentences[:32]},
-	}
-	for _, in := range inputs {
+	for _, in := range benchInputs {
 		for _, prec := range []precision{precF32, precF16, precInt} {
 			b.Run(in.name+"/"+prec.String(), func(b *testing.B) {
 				benchEmbedModel(b, testModelPrecision(b, prec), in.texts)
@@ -214,14 +216,6 @@ func benchEmbedTokens(b *testing.B, texts []string) {
 // BenchmarkEmbedKernels runs the integer model on each kernel set this CPU
 // has (avx512vnni, avx2, go), so that -count interleaves them.
 func BenchmarkEmbedKernels(b *testing.B) {
-	inputs := []struct {
-		name  string
-		texts []string
-	}{
-		{"query9", []string{"How do I build the project?"}},
-		{"query16", []string{"Which port does the query service listen on in the staging cluster today?"}},
-		{"batch32", shortSentences[:32]},
-	}
 	for _, ks := range kernels() {
 		if ks.name == "go" {
 			continue
@@ -230,7 +224,7 @@ func BenchmarkEmbedKernels(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, in := range inputs {
+		for _, in := range benchInputs {
 			b.Run(ks.name+"/"+in.name, func(b *testing.B) { benchEmbedModel(b, m, in.texts) })
 		}
 	}
