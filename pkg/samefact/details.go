@@ -65,7 +65,7 @@ type Details struct {
 
 	words map[string]struct{} // lowercase words and lexical terms
 	lower string              // the lowercased text, spaces collapsed
-	has   map[detailKey]struct{}
+	has   map[detailKey]int   // how many times each detail is stated
 	// terms are the text's lexical terms in order (each once), and
 	// detailTerms those of the words read as details (but weak names) or
 	// negation: the rest is the wording compared by wording.
@@ -131,29 +131,36 @@ func Extract(text string) Details {
 			d.words[w] = struct{}{}
 		}
 	}
-	d.has = make(map[detailKey]struct{}, len(d.Items))
+	d.has = make(map[detailKey]int, len(d.Items))
 	for _, it := range d.Items {
-		d.has[it.key()] = struct{}{}
+		d.has[it.key()]++
 	}
 	return d
 }
 
 // missingFrom returns the details of d that o lacks: o has no detail of
 // the same kind and value and, for a name, o's text does not contain it
-// at all (another casing, or a sentence-start word, is no difference).
+// at all (another casing, or a sentence-start word, is no difference). A
+// number or date d states more often than o counts as missing for each
+// time over: "service 0 is owned by team 0" holds a 0 that "service 231
+// is owned by team 0" lacks, so neither statement restates the other.
 func (d Details) missingFrom(o Details) []Detail {
 	var out []Detail
-	seen := make(map[detailKey]struct{})
+	seen := make(map[detailKey]int)
 	for _, it := range d.Items {
 		k := it.key()
-		if _, dup := seen[k]; dup {
+		seen[k]++
+		if it.Kind == Name {
+			if seen[k] > 1 {
+				continue // a name said again names the same thing
+			}
+			if _, ok := o.has[k]; ok || o.contains(it.Value) {
+				continue
+			}
+			out = append(out, it)
 			continue
 		}
-		seen[k] = struct{}{}
-		if _, ok := o.has[k]; ok {
-			continue
-		}
-		if it.Kind == Name && o.contains(it.Value) {
+		if seen[k] <= o.has[k] {
 			continue
 		}
 		out = append(out, it)

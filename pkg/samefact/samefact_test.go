@@ -53,6 +53,12 @@ func TestCompare(t *testing.T) {
 		{"another project and option", mem("Fact number 12: the user's laptop choice for project P12 is option 7."),
 			mem("Fact number 79: the user's laptop choice for project P79 is option 48."), Conflict, "number 12 vs 79"},
 		{"postgres 15 vs 16", mem("The service uses Postgres 15."), mem("The service uses Postgres 16."), Conflict, "number 15 vs 16"},
+		// The same number twice is two details: neither statement restates
+		// the other (they were folded when numbers were compared as sets).
+		{"a number said twice", mem("The user asked to remember: service 231 is owned by team 0."),
+			mem("The user asked to remember: service 0 is owned by team 0."), Conflict, "number 231 vs 0"},
+		{"a number said twice, other way", mem("The user asked to remember: service 0 is owned by team 0."),
+			mem("The user asked to remember: service 231 is owned by team 0."), Conflict, "number 0 vs 231"},
 		{"friday vs monday", mem("The team deploys on Friday."), mem("The team deploys on Monday."), Conflict, "date Friday vs Monday"},
 		{"likes vs does not like", mem("The user likes tea."), mem("The user does not like tea."), Conflict, `negation: "not" only in new`},
 		{"n't", mem("The user doesn't drink coffee."), mem("The user drinks coffee."), Conflict, `"doesn't" only in old`},
