@@ -116,6 +116,10 @@ func (f *faultStore) GetRevision(ctx context.Context, tenant, id string) (memory
 	return f.Store.(store.ConditionalWriter).GetRevision(ctx, tenant, id)
 }
 
+func (f *faultStore) ScrollRevisions(ctx context.Context, tenant string, flt store.Filter, fn func(memory.Memory, uint64) error) error {
+	return f.Store.(store.RevisionScroller).ScrollRevisions(ctx, tenant, flt, fn)
+}
+
 func (f *faultStore) UpsertIf(ctx context.Context, ms []memory.Memory, revs []uint64) error {
 	return f.Store.(store.ConditionalWriter).UpsertIf(ctx, ms, revs)
 }

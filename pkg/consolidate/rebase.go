@@ -29,10 +29,9 @@ import (
 // store (Qdrant) a write landing between the read and the write, a window
 // of one round trip instead of the epoch's length, is still overwritten.
 
-// rebaseGets is the most changed memories read back one by one from a
-// store that cannot write conditionally; beyond it the commit scrolls the
-// tenant once instead. From a ConditionalWriter each is read with its
-// revision.
+// rebaseGets is the most changed memories read back one by one (with
+// their revisions from a ConditionalWriter); beyond it the commit scrolls
+// the tenant once instead, with revisions from a store.RevisionScroller.
 const rebaseGets = 256
 
 // current reads the stored state of the memories with these ids, without
@@ -41,6 +40,22 @@ const rebaseGets = 256
 func (r *run) current(ctx context.Context, ids []string) (map[string]memory.Memory, map[string]uint64, error) {
 	out := make(map[string]memory.Memory, len(ids))
 	revs := make(map[string]uint64, len(ids))
+	if rs, ok := r.c.store.(store.RevisionScroller); ok && len(ids) > rebaseGets {
+		want := make(map[string]bool, len(ids))
+		for _, id := range ids {
+			want[id] = true
+		}
+		err := rs.ScrollRevisions(ctx, r.tenant, store.Filter{IncludeArchived: true, IncludeSuperseded: true}, func(m memory.Memory, rev uint64) error {
+			if want[m.ID] {
+				out[m.ID], revs[m.ID] = m, rev
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, nil, fmt.Errorf("read the memories of %s again before writing the epoch: %w", r.tenant, err)
+		}
+		return out, revs, nil
+	}
 	if _, conditional := r.c.store.(store.ConditionalWriter); conditional || len(ids) <= rebaseGets {
 		for _, id := range ids {
 			m, rev, err := store.Read(ctx, r.c.store, r.tenant, id)

@@ -2,6 +2,7 @@ package consolidate
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"slices"
 	"testing"
@@ -75,6 +76,51 @@ func TestEpochLosesNoRaceAtCommit(t *testing.T) {
 	}
 	if len(got.Vector) == 0 {
 		t.Fatal("the rewrite after the lost race dropped the vector")
+	}
+}
+
+// The same in a large epoch, whose commit reads the changed memories back
+// in one scroll with their revisions.
+func TestLargeEpochLosesNoRaceAtCommit(t *testing.T) {
+	f, m := explicitFixture(t, "The user asked to remember: the release train leaves on Thursdays.")
+	var more []memory.Memory
+	for i := range rebaseGets + 50 {
+		o := f.mem(fmt.Sprintf("The user asked to remember: service %d is owned by team %d.", i, i%7), memory.TypeFact, memory.SourceAPI)
+		o.Confidence = memory.ConfidenceExplicit
+		more = append(more, o)
+	}
+	f.put(t, more...)
+	f.st.mu.Lock()
+	f.st.beforeWrite = func() {
+		cur := f.get(t, m.ID)
+		cur.RepetitionCount++
+		cur.AddSource("ev-2")
+		if err := f.st.Store.Upsert(t.Context(), []memory.Memory{cur}); err != nil {
+			t.Error(err)
+		}
+	}
+	f.st.mu.Unlock()
+	f.epoch(t)
+	got := f.get(t, m.ID)
+	if got.Layer != memory.LayerWorking || got.RepetitionCount != 2 || !got.HasSource("ev-2") {
+		t.Fatalf("after a race at a large commit: layer %s count %d sources %v (want working, 2, ev-2 kept)", got.Layer, got.RepetitionCount, got.SourceIDs)
+	}
+	stuck := 0
+	for _, o := range more {
+		if g := f.get(t, o.ID); g.Layer != memory.LayerWorking || len(g.Vector) == 0 {
+			stuck++
+			if stuck < 4 {
+				by := f.get(t, g.SupersededBy)
+				t.Errorf("%q: layer %s, superseded by %q", g.Content, g.Layer, by.Content)
+			}
+		}
+	}
+	if stuck > 0 {
+		for _, op := range f.journal.ops("", "supersede") {
+			t.Logf("%s %s %v: %s (%s)", op.Phase, op.Op, op.MemoryIDs, op.Reason, op.Decider)
+			break
+		}
+		t.Fatalf("%d of %d not promoted", stuck, len(more))
 	}
 }
 

@@ -62,6 +62,14 @@ type ConditionalWriter interface {
 	UpdatePayloadIf(ctx context.Context, tenant string, mems []memory.Memory, revs []uint64) error
 }
 
+// RevisionScroller is a ConditionalWriter that scrolls without vectors
+// (as store.MetaScroller) and with each memory's revision, as GetRevision
+// would return it: a reader of many memories that writes some of them
+// back conditionally (an epoch's commit) reads them in one pass.
+type RevisionScroller interface {
+	ScrollRevisions(ctx context.Context, tenant string, f Filter, fn func(memory.Memory, uint64) error) error
+}
+
 // Filter narrows a search, scroll or count. Zero values mean "any". Every
 // list field matches when the memory's value is one of the listed values
 // (Tags: when the memory has at least one of them; ExcludeTags: when it

@@ -57,9 +57,21 @@ func (s *Store) ScrollMetaAfter(ctx context.Context, tenant string, f store.Filt
 	return s.scroll(ctx, tenant, f, false, after, fn)
 }
 
+// ScrollRevisions is ScrollMeta with each memory's revision
+// (store.RevisionScroller).
+func (s *Store) ScrollRevisions(ctx context.Context, tenant string, f store.Filter, fn func(memory.Memory, uint64) error) error {
+	return s.scrollRev(ctx, tenant, f, false, "", true, fn)
+}
+
 // scroll is Scroll, copying the vectors only withVectors, from the first
 // id after after ("" = the first).
 func (s *Store) scroll(ctx context.Context, tenant string, f store.Filter, withVectors bool, after string, fn func(memory.Memory) error) error {
+	return s.scrollRev(ctx, tenant, f, withVectors, after, false, func(m memory.Memory, _ uint64) error { return fn(m) })
+}
+
+// scrollRev is scroll, passing each memory's revision when revisions (0
+// otherwise).
+func (s *Store) scrollRev(ctx context.Context, tenant string, f store.Filter, withVectors bool, after string, revisions bool, fn func(memory.Memory, uint64) error) error {
 	if err := s.usable(ctx); err != nil {
 		return err
 	}
@@ -99,12 +111,13 @@ func (s *Store) scroll(ctx context.Context, tenant string, f store.Filter, withV
 		}()
 	}
 	page := make([]memory.Memory, 0, scrollPage)
+	revs := make([]uint64, 0, scrollPage)
 	for len(ids) > 0 {
 		if err := s.usable(ctx); err != nil {
 			return err
 		}
 		n := min(scrollPage, len(ids))
-		page = page[:0]
+		page, revs = page[:0], revs[:0]
 		if !s.rlock(p) {
 			return store.ErrClosed
 		}
@@ -122,7 +135,11 @@ func (s *Store) scroll(ctx context.Context, tenant string, f store.Filter, withV
 				if err != nil {
 					break
 				}
-				page = append(page, m)
+				var rev uint64
+				if revisions {
+					rev = p.revision(i)
+				}
+				page, revs = append(page, m), append(revs, rev)
 			}
 		}
 		p.mu.RUnlock()
@@ -130,8 +147,8 @@ func (s *Store) scroll(ctx context.Context, tenant string, f store.Filter, withV
 			return fmt.Errorf("scroll tenant %s: %w", tenant, err)
 		}
 		ids = ids[n:]
-		for _, m := range page {
-			if err := fn(m); err != nil {
+		for k, m := range page {
+			if err := fn(m, revs[k]); err != nil {
 				return err
 			}
 		}

@@ -19,7 +19,10 @@ import (
 // (a re-embedding) leaves it.
 var revSeed = maphash.MakeSeed()
 
-var _ store.ConditionalWriter = (*Store)(nil)
+var (
+	_ store.ConditionalWriter = (*Store)(nil)
+	_ store.RevisionScroller  = (*Store)(nil)
+)
 
 // GetRevision is Get with the memory's revision (store.ConditionalWriter).
 func (s *Store) GetRevision(ctx context.Context, tenant, id string) (memory.Memory, uint64, error) {

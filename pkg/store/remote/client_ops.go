@@ -68,18 +68,44 @@ func (c *Client) ScrollMeta(ctx context.Context, tenant string, f store.Filter, 
 }
 
 func (c *Client) scroll(ctx context.Context, tenant string, f store.Filter, noVectors bool, fn func(memory.Memory) error) error {
-	req := scrollRequest{Tenant: tenant, Filter: f, Limit: c.cfg.pageSize, NoVectors: noVectors}
+	return c.scrollRev(ctx, scrollRequest{Tenant: tenant, Filter: f, Limit: c.cfg.pageSize, NoVectors: noVectors},
+		func(m memory.Memory, _ uint64) error { return fn(m) })
+}
+
+var _ store.RevisionScroller = (*Client)(nil)
+
+// ScrollRevisions is ScrollMeta with the server store's revisions
+// (store.RevisionScroller). From a server whose store has none (Qdrant),
+// or one that predates them, the revisions are 0: writes with them are
+// plain.
+func (c *Client) ScrollRevisions(ctx context.Context, tenant string, f store.Filter, fn func(memory.Memory, uint64) error) error {
+	err := c.scrollRev(ctx, scrollRequest{Tenant: tenant, Filter: f, Limit: c.cfg.pageSize, NoVectors: true, Revisions: true}, fn)
+	var re *remoteError
+	if errors.As(err, &re) && (re.code == codeUnsupported || re.code == codeBadRequest) {
+		return c.scroll(ctx, tenant, f, true, func(m memory.Memory) error { return fn(m, 0) })
+	}
+	return err
+}
+
+func (c *Client) scrollRev(ctx context.Context, req scrollRequest, fn func(memory.Memory, uint64) error) error {
 	for {
 		var page scrollResult
 		if err := c.call(ctx, opScroll, req, &page); err != nil {
 			return err
 		}
-		for _, w := range page.Memories {
+		if req.Revisions && len(page.Revisions) != len(page.Memories) {
+			return fmt.Errorf("remote store scroll: %d revisions for %d memories", len(page.Revisions), len(page.Memories))
+		}
+		for i, w := range page.Memories {
 			m := w.memory()
-			if noVectors {
+			if req.NoVectors {
 				m.Vector, m.ChunkVectors = nil, nil
 			}
-			if err := fn(m); err != nil {
+			var rev uint64
+			if req.Revisions {
+				rev = page.Revisions[i]
+			}
+			if err := fn(m, rev); err != nil {
 				return err
 			}
 		}

@@ -150,6 +150,26 @@ func (s *Server) scroll(ctx context.Context, data []byte) (any, error) {
 		out.Memories = append(out.Memories, toWire(m))
 		return nil
 	}
+	if req.Revisions {
+		rs, ok := s.st.(store.RevisionScroller)
+		if !ok {
+			return nil, requestError(codeUnsupported, "this store cannot scroll with revisions")
+		}
+		err := rs.ScrollRevisions(ctx, req.Tenant, req.Filter, func(m memory.Memory, rev uint64) error {
+			if req.After != "" && m.ID <= req.After {
+				return nil
+			}
+			if err := fn(m); err != nil {
+				return err
+			}
+			out.Revisions = append(out.Revisions, rev)
+			return nil
+		})
+		if err != nil && !errors.Is(err, full) {
+			return nil, err
+		}
+		return out, nil
+	}
 	scroll := s.st.Scroll
 	if ms, ok := s.st.(store.MetaScroller); ok && req.NoVectors {
 		scroll = ms.ScrollMeta

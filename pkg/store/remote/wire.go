@@ -154,11 +154,17 @@ type scrollRequest struct {
 	// NoVectors leaves the vectors out (ScrollMeta); a server that
 	// predates it sends them, and the client drops them.
 	NoVectors bool `json:"no_vectors,omitempty"`
+	// Revisions asks for each memory's revision (store.RevisionScroller,
+	// no vectors); a server whose store has none refuses it as
+	// unsupported.
+	Revisions bool `json:"revisions,omitempty"`
 }
 
 type scrollResult struct {
 	Memories []wireMemory `json:"memories"`
-	More     bool         `json:"more,omitempty"` // ask again with After = the last id
+	// Revisions are the memories' revisions, in order, when asked for.
+	Revisions []uint64 `json:"revisions,omitempty"`
+	More      bool     `json:"more,omitempty"` // ask again with After = the last id
 }
 
 type countRequest struct {

@@ -102,6 +102,21 @@ func testConditionalWrites(t *testing.T, e *env) {
 		t.Fatalf("get revision of a deleted memory: %v, want store.ErrNotFound", err)
 	}
 
+	// A revision scroll gives what GetRevision gives, without vectors.
+	if rs, ok := e.s.(store.RevisionScroller); ok {
+		n := 0
+		err := rs.ScrollRevisions(t.Context(), ten, store.Filter{IncludeArchived: true, IncludeSuperseded: true}, func(m memory.Memory, rev uint64) error {
+			n++
+			if _, want := read(m.ID); rev != want || len(m.Vector) != 0 {
+				t.Errorf("scroll revision of %s: %d with %d dims, GetRevision says %d", m.ID, rev, len(m.Vector), want)
+			}
+			return nil
+		})
+		if err != nil || n != 1 {
+			t.Fatalf("scroll revisions: %d memories, %v", n, err)
+		}
+	}
+
 	// Racing read-modify-writes lose nothing.
 	const writers, each = 4, 25
 	base := get(t, e.s, ten, a.ID).RepetitionCount
