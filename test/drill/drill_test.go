@@ -164,9 +164,22 @@ func TestChaosDrill(t *testing.T) {
 	sum.Memories, sum.Superseded, sum.Repeated, sum.MultiSource, sum.Foreign = st.memories, st.superseded, st.repeated, st.multiSource, st.foreign
 
 	// Dead letters, each explained.
-	dctx, dcancel := context.WithTimeout(context.Background(), time.Minute)
-	dls, err := deadLetters(dctx, d, st, cfg.Events)
-	dcancel()
+	// Asked again while JetStream does not answer: the drill's last fault
+	// may have been the stream leader's (or the meta leader's) kill, and on
+	// a loaded machine an API request in flight at the failover can wait
+	// out its whole context (seen once: a single one-minute try expired).
+	var dls []deadLetter
+	var err error
+	for deadline := time.Now().Add(3 * time.Minute); ; {
+		dctx, dcancel := context.WithTimeout(context.Background(), 15*time.Second)
+		dls, err = deadLetters(dctx, d, st, cfg.Events)
+		dcancel()
+		if err == nil || time.Now().After(deadline) {
+			break
+		}
+		t.Logf("read dead letters: %v; asking again", err)
+		time.Sleep(time.Second)
+	}
 	if err != nil {
 		t.Errorf("read dead letters: %v", err)
 	}
