@@ -24,6 +24,22 @@ func explicitFixture(t *testing.T, content string) (*fixture, memory.Memory) {
 	return f, m
 }
 
+// reinforceBeforeWrite makes the next payload write of the epoch find id
+// reinforced (by event ev-2) just before it: a writer slipping in between
+// the commit's read and its write.
+func (f *fixture) reinforceBeforeWrite(t *testing.T, id string) {
+	f.st.mu.Lock()
+	defer f.st.mu.Unlock()
+	f.st.beforeWrite = func() {
+		cur := f.get(t, id)
+		cur.RepetitionCount++
+		cur.AddSource("ev-2")
+		if err := f.st.Store.Upsert(t.Context(), []memory.Memory{cur}); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
 // A reinforcement acknowledged while an epoch runs survives the epoch's
 // write, and the epoch's promotion survives the reinforcement.
 func TestEpochKeepsWritesMadeWhileItRan(t *testing.T) {
@@ -59,16 +75,7 @@ func TestEpochKeepsWritesMadeWhileItRan(t *testing.T) {
 // rebases the memory again.
 func TestEpochLosesNoRaceAtCommit(t *testing.T) {
 	f, m := explicitFixture(t, "The user asked to remember: the deploy window is Tuesday 14:00.")
-	f.st.mu.Lock()
-	f.st.beforeWrite = func() {
-		cur := f.get(t, m.ID)
-		cur.RepetitionCount++
-		cur.AddSource("ev-2")
-		if err := f.st.Store.Upsert(t.Context(), []memory.Memory{cur}); err != nil {
-			t.Error(err)
-		}
-	}
-	f.st.mu.Unlock()
+	f.reinforceBeforeWrite(t, m.ID)
 	f.epoch(t)
 	got := f.get(t, m.ID)
 	if got.Layer != memory.LayerWorking || got.RepetitionCount != 2 || !got.HasSource("ev-2") {
@@ -90,16 +97,7 @@ func TestLargeEpochLosesNoRaceAtCommit(t *testing.T) {
 		more = append(more, o)
 	}
 	f.put(t, more...)
-	f.st.mu.Lock()
-	f.st.beforeWrite = func() {
-		cur := f.get(t, m.ID)
-		cur.RepetitionCount++
-		cur.AddSource("ev-2")
-		if err := f.st.Store.Upsert(t.Context(), []memory.Memory{cur}); err != nil {
-			t.Error(err)
-		}
-	}
-	f.st.mu.Unlock()
+	f.reinforceBeforeWrite(t, m.ID)
 	f.epoch(t)
 	got := f.get(t, m.ID)
 	if got.Layer != memory.LayerWorking || got.RepetitionCount != 2 || !got.HasSource("ev-2") {
