@@ -48,6 +48,23 @@ func TestRecallTimeChannelFindsWhatADateNames(t *testing.T) {
 	}
 }
 
+// A duration running up to when it was said ("for three days now") dates
+// its start: the time channel finds it for a question about that day.
+func TestRecallTimeChannelFindsWhereADurationBegan(t *testing.T) {
+	mems := []mem{
+		at("told", "I have been fasting for three days now, I eat nothing", day(2026, 2, 6)),
+		at("d1", "what do people eat in May", day(2026, 1, 10)),
+		at("d2", "what did you eat on a May morning", day(2026, 1, 12)),
+		at("d3", "we eat out 3 times in May", day(2026, 1, 14)),
+		at("d4", "what to eat on May 30", day(2026, 1, 16)),
+		at("d5", "what did we eat in May 3 ideas", day(2026, 1, 18)),
+	}
+	f := newFixture(t, mems, recall.Config{PerDomain: 3, MaxResults: 3, MinRelevance: 0.05, Candidates: 3}, nil)
+	if got := ids(f.recall(t, recall.Request{Query: "What did I eat on February 3?"})); !slices.Contains(got, "told") {
+		t.Fatalf("recalled %v, want the memory of 6 February whose three days began on the 3rd", got)
+	}
+}
+
 // failingDays is a store whose day searches fail (a store that does not
 // know the filter, one that is overloaded).
 type failingDays struct{ store.Store }

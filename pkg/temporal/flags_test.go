@@ -166,8 +166,10 @@ func TestMentions(t *testing.T) {
 		"I went to a fair yesterday", "We met last Friday", "it was 3 years ago", "In 2022 I moved",
 		"the wedding was last week", "see you tomorrow!", "I've had them for 3 years now", "since I was a kid",
 		"Back in June we went camping", "we spent the summer at the lake", "every Saturday we hike", "Happy birthday!",
+		"fasting for three days now", "it took 3 days", "a few days later",
 	}
-	no := []string{"I love painting sunsets", "That's for sure!", "May I ask you something?", "version 2.0.1", "", "Hey, what's up?"}
+	no := []string{"I love painting sunsets", "That's for sure!", "May I ask you something?", "version 2.0.1", "", "Hey, what's up?",
+		"these days I paint", "the good old days", "days like this"}
 	for _, s := range yes {
 		if !Mentions(s) {
 			t.Errorf("Mentions(%q) = false", s)

@@ -1,6 +1,9 @@
 package temporal
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // window matches a window-giving expression at i: a range, an open
 // window (before/after/since X), a duration back from as_of, or a date
@@ -23,6 +26,9 @@ func (p *parser) window(i int) (span, int) {
 		return s, n
 	}
 	if s, n := p.ago(i); n > 0 {
+		return s, n
+	}
+	if s, n := p.lasting(i); n > 0 {
 		return s, n
 	}
 	if n := p.anyPhrase(i, [][]string{{"recently"}, {"lately"}, {"these", "days"}, {"nowadays"}}); n > 0 {
@@ -203,10 +209,16 @@ func (p *parser) ago(i int) (span, int) {
 	if u == unitWeekend {
 		u = unitWeek
 	}
+	return p.back(n, u, vague), k + 2
+}
+
+// back is the time about n units before as_of: that day for days, else a
+// window around it that widens with n (and more when vague).
+func (p *parser) back(n int, u unit, vague bool) span {
 	center := shift(p.asOf, u, -n)
 	if u == unitDay {
 		d := dayStart(center)
-		return span{from: d, to: d.AddDate(0, 0, 1), conf: 0.8}, k + 2
+		return span{from: d, to: d.AddDate(0, 0, 1), conf: 0.8}
 	}
 	half := time.Duration(float64(unitLength(u)) * max(0.5, 0.15*float64(n)))
 	conf := 0.65
@@ -214,7 +226,67 @@ func (p *parser) ago(i int) (span, int) {
 		half *= 2
 		conf = 0.45
 	}
-	return span{from: center.Add(-half), to: center.Add(half), conf: conf}, k + 2
+	return span{from: center.Add(-half), to: center.Add(half), conf: conf}
+}
+
+// lasting matches a duration that runs up to now: "for n units now", "for
+// n units and counting", or "for n units" in a present perfect ("I've been
+// painting for two years", "we have known each other for ten years"). What
+// lasts n units began about n units ago, so it reads as "n units ago", less
+// sure. A bare "for 3 years" says nothing about when ("I'll be away for 3
+// years", "I lived there for 3 years").
+func (p *parser) lasting(i int) (span, int) {
+	if p.tok(i).s != "for" {
+		return span{}, 0
+	}
+	j, hedged := i+1, false
+	switch p.tok(j).s {
+	case "about", "almost", "nearly", "over", "around", "roughly", "close":
+		j, hedged = j+1, true
+		if p.tok(j).s == "to" {
+			j++
+		}
+	}
+	n, k, vague := p.count(j)
+	vague = vague || hedged
+	if k == 0 {
+		return span{}, 0
+	}
+	u := units[p.tok(j+k).s]
+	if u == unitNone || u == unitWeekend {
+		return span{}, 0
+	}
+	end := j + k + 1
+	switch {
+	case p.tok(end).s == "now":
+		end++
+	case p.is(end, "and", "counting"):
+		end += 2
+	case !p.perfectBefore(i):
+		return span{}, 0
+	}
+	s := p.back(n, u, vague)
+	s.conf *= 0.8
+	return s, end - i
+}
+
+// perfectBefore says the clause before token i is in the present perfect:
+// "been", or a "have"/"has" (also "I've") with a participle, within eight
+// words and no punctuation.
+func (p *parser) perfectBefore(i int) bool {
+	for k := i - 1; k >= 0 && k >= i-8; k-- {
+		tk := p.t[k]
+		if tk.punct {
+			return false
+		}
+		switch {
+		case tk.s == "been" || p.perfect(k):
+			return true
+		case strings.HasSuffix(tk.s, "'ve") || strings.HasSuffix(tk.s, "’ve"):
+			return true
+		}
+	}
+	return false
 }
 
 // count matches a number of units at i: "3", "three", "a", "a few", "a

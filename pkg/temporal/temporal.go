@@ -152,7 +152,7 @@ func Mentions(text string) bool {
 		text = text[:maxParseBytes]
 	}
 	var buf [16]byte
-	sentenceStart := true
+	sentenceStart, counted := true, false
 	for i := 0; i < len(text); {
 		c := text[i]
 		if !isASCIIAlnum(c) {
@@ -168,6 +168,7 @@ func Mentions(text string) bool {
 		first := sentenceStart
 		sentenceStart = false
 		if len(w) > len(buf) {
+			counted = false
 			continue
 		}
 		n := 0
@@ -183,6 +184,12 @@ func Mentions(text string) bool {
 		if mentionWords[string(lw)] {
 			return true
 		}
+		// "days" names a time after a count ("three days ago", "for 3
+		// days now"), not in "these days" or "the old days".
+		if string(lw) == "days" && counted {
+			return true
+		}
+		counted = allDigits(w) || numberWords[string(lw)] > 0
 		if _, ok := weekdays[string(lw)]; ok {
 			return true
 		}
