@@ -38,6 +38,17 @@ func (m *said) speaker() string {
 	return strings.ToLower(strings.TrimSpace(m.role))
 }
 
+// tags are the transcript memory's tags: TranscriptTag, and the speaker's
+// role when it is the user's or the assistant's (a named speaker's content
+// carries the name only).
+func (m *said) tags() []string {
+	switch r := strings.ToLower(strings.TrimSpace(m.role)); r {
+	case "user", "assistant":
+		return []string{TranscriptTag, memory.RoleTag(r)}
+	}
+	return []string{TranscriptTag}
+}
+
 // line is the message as its transcript memory says it: "speaker: text".
 func (m *said) line(text string) string {
 	return m.speaker() + ": " + text
@@ -127,7 +138,7 @@ func (x *Extractor) episodes(o *origin, msgs []said) []memory.FactMessage {
 		}
 		fm, ok := x.build(&mo, candidate{
 			key: "transcript/" + memory.NormalizeKey(o.session), content: content, evidence: before,
-			tags: []string{TranscriptTag}, domain: domains.Default,
+			tags: m.tags(), domain: domains.Default,
 			typ: memory.TypeEpisode, kind: memory.KindEpisodic, importance: transcriptImportance,
 			confidence: memory.ConfidenceUnknown, rule: producerTranscript, producer: producerTranscript,
 			id: memory.DeterministicID(o.tenant, o.namespace, "transcript", o.session, m.identity(text, o.ts)),

@@ -56,6 +56,12 @@ func TestCompaction(t *testing.T) {
 			t.Fatal("a tool message reached the transcript")
 		}
 	}
+	for _, c := range said[:2] {
+		role, _, _ := strings.Cut(c.Memory.Content, ":")
+		if got := c.Memory.SpeakerRole(); got != role {
+			t.Fatalf("%q: role tag %q, want %q (tags %v)", c.Memory.Content, got, role, c.Memory.Tags)
+		}
+	}
 	if said[0].Memory.Content != "user: "+prefTurn || said[1].Memory.Evidence != "user: "+prefTurn ||
 		!strings.HasPrefix(said[1].Memory.Content, "assistant: Reply 1") {
 		t.Fatalf("first two: %q / %q (evidence %q)", said[0].Memory.Content, said[1].Memory.Content, said[1].Memory.Evidence)
@@ -239,5 +245,33 @@ func TestStylesAndDirective(t *testing.T) {
 	}
 	if len(ids) != 2 || ids[0] != ids[1] {
 		t.Fatalf("directive ids = %v, want two versions of one memory", ids)
+	}
+}
+
+// TestNamedTurnKeepsItsRole: a turn whose agent names the speaker is
+// stored as "Ann: …" and tagged with the role, so that recall can still
+// tell the user's turns from the assistant's.
+func TestNamedTurnKeepsItsRole(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	h.srv.Handle(script(goodAnswers))
+	ann := h.turn("t1", "user", prefTurn)
+	ann.Name = "Ann"
+	bot := h.turn("t2", "assistant", "Noted.")
+	bot.Name = "Helper"
+	h.mustHandle(ann)
+	h.mustHandle(bot)
+	want := map[string]string{"Ann: " + prefTurn: "user", "Helper: Noted.": "assistant"}
+	for _, c := range byRule(h.facts(), producerTranscript) {
+		role, ok := want[c.Memory.Content]
+		if !ok {
+			t.Fatalf("unexpected transcript memory %q", c.Memory.Content)
+		}
+		if got := c.Memory.SpeakerRole(); got != role {
+			t.Errorf("%q: role %q, want %q (tags %v)", c.Memory.Content, got, role, c.Memory.Tags)
+		}
+		delete(want, c.Memory.Content)
+	}
+	if len(want) > 0 {
+		t.Fatalf("not stored as transcript memories: %v", want)
 	}
 }

@@ -2,6 +2,7 @@ package lexical
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
 )
@@ -25,10 +26,16 @@ func Vector(text string) SparseVector {
 
 // MemoryVector is the document vector of a memory: the terms of its content,
 // key and tags, counted as one document. Every store indexes exactly this.
+// A transcript memory's role tag is left out: it says who spoke, which the
+// content already does ("Ann: …"), and "user" in every user turn would
+// match every question about a user.
 func MemoryVector(m memory.Memory) SparseVector {
 	terms := appendTerms(nil, m.Content)
 	terms = appendTerms(terms, m.Key)
 	for _, t := range m.Tags {
+		if strings.HasPrefix(t, memory.RoleTagPrefix) {
+			continue
+		}
 		terms = appendTerms(terms, t)
 	}
 	return weigh(terms)

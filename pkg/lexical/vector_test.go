@@ -41,6 +41,13 @@ func TestMemoryVector(t *testing.T) {
 		Hash("indent"):        TF(1, 7),
 		Hash("style"):         TF(1, 7),
 	})
+	// A role tag is not indexed: "user" in every user turn would match
+	// every question about a user.
+	role := m
+	role.Tags = append(slices.Clone(m.Tags), memory.RoleTag("user"))
+	if got, want := MemoryVector(role), MemoryVector(m); !slices.Equal(got.Indices, want.Indices) || !slices.Equal(got.Values, want.Values) {
+		t.Errorf("a role tag changed the vector: %v, want %v", got, want)
+	}
 	same := m
 	same.Importance, same.Layer = 0.9, memory.LayerCore
 	if !SameText(m, same) {

@@ -4,6 +4,7 @@ package memory
 
 import (
 	"slices"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -237,6 +238,26 @@ func (m *Memory) SaidAt() time.Time {
 
 // Transcript reports whether m is a transcript memory.
 func (m *Memory) Transcript() bool { return slices.Contains(m.Tags, TranscriptTag) }
+
+// RoleTagPrefix begins the tag naming a transcript memory's speaker role
+// ("role:user", "role:assistant"). The content names the speaker ("Ann:
+// …" when the agent gave a name, "user: …" when not); the tag keeps the
+// role a named speaker had, so "what did I say…" finds Ann's turns when
+// Ann is the user.
+const RoleTagPrefix = "role:"
+
+// RoleTag is the tag of a transcript memory said by role.
+func RoleTag(role string) string { return RoleTagPrefix + role }
+
+// SpeakerRole is the role tagged on a transcript memory ("" when none).
+func (m *Memory) SpeakerRole() string {
+	for _, t := range m.Tags {
+		if r, ok := strings.CutPrefix(t, RoleTagPrefix); ok {
+			return r
+		}
+	}
+	return ""
+}
 
 // Explicit reports whether the memory was stated on purpose (learn, MCP,
 // "memory" events, import): such memories are never evicted by a cap.

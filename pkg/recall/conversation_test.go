@@ -17,6 +17,7 @@ import (
 // said is one message of a conversation stored as a transcript memory.
 type said struct {
 	id, session, line string // line is "speaker: text"
+	role              string // the speaker's role tag (memory.RoleTag), "" for none
 }
 
 // conversationRecaller stores the messages as the embedder does (one
@@ -35,11 +36,15 @@ func conversationRecaller(t *testing.T, msgs []said) *recall.Recaller {
 	var batch []memory.Memory
 	for i, m := range msgs {
 		vecs, _ := embedtest.Terms{}.Embed(ctx, []string{m.line})
+		tags := []string{memory.TranscriptTag}
+		if m.role != "" {
+			tags = append(tags, memory.RoleTag(m.role))
+		}
 		at := start.Add(time.Duration(i) * time.Second)
 		batch = append(batch, memory.Memory{ID: m.id, Tenant: "acme", Namespace: memory.DefaultNamespace,
 			Session: m.session, Key: "transcript/" + m.session, Content: m.line, Evidence: before[m.session],
 			Domain: "general", Type: memory.TypeEpisode, Kind: memory.KindEpisodic, Layer: memory.LayerBuffer,
-			Importance: 0.2, Tags: []string{memory.TranscriptTag}, CreatedAt: at, ModifiedAt: at, ValidFrom: at, Vector: vecs[0]})
+			Importance: 0.2, Tags: tags, CreatedAt: at, ModifiedAt: at, ValidFrom: at, Vector: vecs[0]})
 		before[m.session] = memory.TranscriptContext(m.line)
 	}
 	if err := st.Upsert(ctx, batch); err != nil {
@@ -67,7 +72,7 @@ func recallIDs(t *testing.T, r *recall.Recaller, query string) ([]string, recall
 func filler(n int) []said {
 	var out []said
 	for i := range n {
-		out = append(out, said{fmt.Sprintf("f%d", i), "s9", fmt.Sprintf("Cy: weather note %d about clouds", i)})
+		out = append(out, said{id: fmt.Sprintf("f%d", i), session: "s9", line: fmt.Sprintf("Cy: weather note %d about clouds", i)})
 	}
 	return out
 }
@@ -77,8 +82,8 @@ func filler(n int) []said {
 // repeat the name and the question's words.
 func TestNamedSpeakerTurnsFirst(t *testing.T) {
 	msgs := append(filler(6),
-		said{"ann", "s1", "Ann: I adopted a kitten last spring, a tabby."},
-		said{"bob", "s2", "Bob: Ann, did you adopt the kitten from the shelter yet?"},
+		said{id: "ann", session: "s1", line: "Ann: I adopted a kitten last spring, a tabby."},
+		said{id: "bob", session: "s2", line: "Bob: Ann, did you adopt the kitten from the shelter yet?"},
 	)
 	r := conversationRecaller(t, msgs)
 	got, resp := recallIDs(t, r, "Which kitten did Ann adopt from the shelter?")
@@ -96,9 +101,9 @@ func TestNamedSpeakerTurnsFirst(t *testing.T) {
 // above it, though the question turn holds the query's words.
 func TestReplyAboveItsQuestion(t *testing.T) {
 	msgs := append(filler(6),
-		said{"q", "s1", "Ann: What is your favourite novel to read?"},
-		said{"a", "s1", "Bob: Charlotte's Web, every single year."},
-		said{"x", "s2", "Bob: I read the news every morning."},
+		said{id: "q", session: "s1", line: "Ann: What is your favourite novel to read?"},
+		said{id: "a", session: "s1", line: "Bob: Charlotte's Web, every single year."},
+		said{id: "x", session: "s2", line: "Bob: I read the news every morning."},
 	)
 	r := conversationRecaller(t, msgs)
 	got, _ := recallIDs(t, r, "What is the favourite novel to read?")
@@ -113,9 +118,9 @@ func TestReplyAboveItsQuestion(t *testing.T) {
 // not outrank the earlier by newer-wins.
 func TestTurnsOfOneSessionDoNotCompete(t *testing.T) {
 	msgs := append(filler(6),
-		said{"early", "s1", "Ann: The staging database runs on port 5432 today."},
-		said{"mid", "s1", "Bob: Nice."},
-		said{"late", "s1", "Ann: The staging server is slow."},
+		said{id: "early", session: "s1", line: "Ann: The staging database runs on port 5432 today."},
+		said{id: "mid", session: "s1", line: "Bob: Nice."},
+		said{id: "late", session: "s1", line: "Ann: The staging server is slow."},
 	)
 	r := conversationRecaller(t, msgs)
 	got, resp := recallIDs(t, r, "which port does the staging database run on")
@@ -134,8 +139,8 @@ func TestTurnsOfOneSessionDoNotCompete(t *testing.T) {
 // you…" is about the assistant.
 func TestFirstPersonQuestionFavoursTheUser(t *testing.T) {
 	msgs := append(filler(6),
-		said{"u", "s1", "user: I indent Go code with tabs, always."},
-		said{"a", "s1", "assistant: Noted: you indent Go code with tabs, so gofmt keeps tabs for indent in Go code."},
+		said{id: "u", session: "s1", line: "user: I indent Go code with tabs, always."},
+		said{id: "a", session: "s1", line: "assistant: Noted: you indent Go code with tabs, so gofmt keeps tabs for indent in Go code."},
 	)
 	r := conversationRecaller(t, msgs)
 	if got, _ := recallIDs(t, r, "How do I indent my Go code?"); len(got) < 2 || got[0] != "u" {
@@ -143,5 +148,22 @@ func TestFirstPersonQuestionFavoursTheUser(t *testing.T) {
 	}
 	if got, _ := recallIDs(t, r, "How did you say gofmt handles indent in Go code?"); len(got) < 2 || got[0] != "a" {
 		t.Errorf("second person: ranking = %v, want the assistant's turn first", got)
+	}
+}
+
+// TestFirstPersonFindsANamedUser: when the agent names its speakers, the
+// turns say "Ann: …", not "user: …"; their role tag still tells a first-
+// person question which turns are the user's.
+func TestFirstPersonFindsANamedUser(t *testing.T) {
+	msgs := append(filler(6),
+		said{id: "u", session: "s1", line: "Ann: I indent Go code with tabs, always.", role: "user"},
+		said{id: "a", session: "s1", line: "Helper: Noted: you indent Go code with tabs, so gofmt keeps tabs for indent in Go code.", role: "assistant"},
+	)
+	r := conversationRecaller(t, msgs)
+	if got, _ := recallIDs(t, r, "How do I indent my Go code?"); len(got) < 2 || got[0] != "u" {
+		t.Errorf("first person: ranking = %v, want Ann's turn (the user's) first", got)
+	}
+	if got, _ := recallIDs(t, r, "How did you say gofmt handles indent in Go code?"); len(got) < 2 || got[0] != "a" {
+		t.Errorf("second person: ranking = %v, want the helper's turn (the assistant's) first", got)
 	}
 }
