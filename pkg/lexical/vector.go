@@ -3,6 +3,7 @@ package lexical
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
 )
@@ -49,15 +50,41 @@ func SameText(a, b memory.Memory) bool {
 
 // QueryVector is the query side of BM25 for text: each distinct term with
 // weight 1, so that a store's score is the sum of IDF·TF over the terms a
-// document shares with the query.
+// document shares with the query — but for the parts of an identifier
+// ("metrics-exporter", "getUserName"): the whole is one term of weight 1
+// and its parts share a weight of 1, so that a name written in the query
+// counts about as much as two words, not as one word per part ("how did we
+// fix the import cycle in metrics-exporter?" was answered by every turn
+// naming the project before the one naming the import cycle). A term that
+// is both a part and a word of its own keeps the larger weight.
 func QueryVector(text string) SparseVector {
-	hashes := hashAll(appendTerms(nil, text))
-	hashes = slices.Compact(hashes)
-	values := make([]float32, len(hashes))
-	for i := range values {
-		values[i] = 1
+	weights := map[uint32]float32{}
+	var buf []string
+	for i := 0; i < len(text); {
+		r, _ := utf8.DecodeRuneInString(text[i:])
+		buf, i = appendNext(buf[:0], text, i)
+		part := float32(1)
+		if len(buf) > 1 && !isCJK(r) {
+			part = 1 / float32(len(buf)-1)
+		}
+		for k, t := range buf {
+			w := float32(1)
+			if k > 0 {
+				w = part
+			}
+			h := Hash(t)
+			weights[h] = max(weights[h], w)
+		}
 	}
-	return SparseVector{Indices: hashes, Values: values}
+	v := SparseVector{Indices: make([]uint32, 0, len(weights)), Values: make([]float32, 0, len(weights))}
+	for h := range weights {
+		v.Indices = append(v.Indices, h)
+	}
+	slices.Sort(v.Indices)
+	for _, h := range v.Indices {
+		v.Values = append(v.Values, weights[h])
+	}
+	return v
 }
 
 // weigh turns a document's terms into its BM25 document vector.

@@ -28,6 +28,13 @@ func TestQueryVector(t *testing.T) {
 	if q.Len() != 2 {
 		t.Errorf("query vector has %d entries, want 2", q.Len())
 	}
+	// An identifier is its whole (weight 1) and its parts sharing a weight
+	// of 1; a part also said as a word keeps weight 1.
+	id := QueryVector("fix the import cycle in metrics-exporter")
+	checkVector(t, id, map[uint32]float64{Hash("fix"): 1, Hash("import"): 1, Hash("cycl"): 1,
+		Hash("metrics-exporter"): 1, Hash("metric"): 0.5, Hash("export"): 0.5})
+	camel := QueryVector("getUserName and the user")
+	checkVector(t, camel, map[uint32]float64{Hash("getusername"): 1, Hash("get"): 1.0 / 3, Hash("user"): 1, Hash("name"): 1.0 / 3})
 }
 
 func TestMemoryVector(t *testing.T) {
