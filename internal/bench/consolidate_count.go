@@ -78,6 +78,7 @@ type metaStore interface {
 	store.Store
 	store.MetaScroller
 	store.ConditionalWriter
+	store.RevisionScroller
 }
 
 func (c *countingStore) add(n int) { c.mu.Lock(); c.records += n; c.mu.Unlock() }

@@ -117,7 +117,9 @@ func (f *faultStore) GetRevision(ctx context.Context, tenant, id string) (memory
 }
 
 func (f *faultStore) ScrollRevisions(ctx context.Context, tenant string, flt store.Filter, fn func(memory.Memory, uint64) error) error {
-	return f.Store.(store.RevisionScroller).ScrollRevisions(ctx, tenant, flt, fn)
+	err := f.Store.(store.RevisionScroller).ScrollRevisions(ctx, tenant, flt, fn)
+	f.scrolled()
+	return err
 }
 
 func (f *faultStore) UpsertIf(ctx context.Context, ms []memory.Memory, revs []uint64) error {
@@ -135,6 +137,12 @@ func (f *faultStore) UpdatePayloadIf(ctx context.Context, tenant string, ms []me
 // epochs of these tests take the path production takes.
 func (f *faultStore) ScrollMeta(ctx context.Context, tenant string, flt store.Filter, fn func(memory.Memory) error) error {
 	err := f.Store.(store.MetaScroller).ScrollMeta(ctx, tenant, flt, fn)
+	f.scrolled()
+	return err
+}
+
+// scrolled runs the scroll hook, once, after a whole scroll.
+func (f *faultStore) scrolled() {
 	f.mu.Lock()
 	hook := f.afterScroll
 	f.afterScroll = nil
@@ -142,7 +150,6 @@ func (f *faultStore) ScrollMeta(ctx context.Context, tenant string, flt store.Fi
 	if hook != nil {
 		hook()
 	}
-	return err
 }
 
 type fixture struct {

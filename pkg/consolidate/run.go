@@ -39,10 +39,15 @@ type run struct {
 	// lifecycle, under their own retention.
 	transcripts []*memory.Memory
 	before      map[string]memory.Memory
-	created     []memory.Memory
-	deleted     []string
-	ops         []Op
-	stats       Stats
+	// loaded are the revisions the memories were loaded at, when the
+	// store scrolls with revisions and writes conditionally and every
+	// revision is known (nil otherwise): the commit then writes on them
+	// without reading the tenant again (see commit).
+	loaded  map[string]uint64
+	created []memory.Memory
+	deleted []string
+	ops     []Op
+	stats   Stats
 
 	// found are the pairs this epoch found; queueIn the tenant's carried
 	// queue as loaded, queueOut what the epoch leaves in it.
@@ -122,6 +127,21 @@ func (r *run) load(ctx context.Context) error {
 	scroll := r.c.store.Scroll
 	if meta {
 		scroll = ms.ScrollMeta
+	}
+	rs, revisions := r.c.store.(store.RevisionScroller)
+	if _, conditional := r.c.store.(store.ConditionalWriter); revisions && conditional {
+		// Without vectors, as ScrollMeta; with each memory's revision.
+		meta, r.loaded = true, map[string]uint64{}
+		scroll = func(ctx context.Context, tenant string, f store.Filter, fn func(memory.Memory) error) error {
+			return rs.ScrollRevisions(ctx, tenant, f, func(m memory.Memory, rev uint64) error {
+				if rev == 0 {
+					r.loaded = nil // a store that keeps none: read again at commit
+				} else if r.loaded != nil {
+					r.loaded[m.ID] = rev
+				}
+				return fn(m)
+			})
+		}
 	}
 	var changed []*memory.Memory
 	err := scroll(ctx, r.tenant, all, func(m memory.Memory) error {
@@ -314,7 +334,7 @@ func (r *run) commit(ctx context.Context) error {
 		}
 	}
 	sort.Strings(ids)
-	stored, revs, err := r.current(ctx, append(slices.Clone(ids), r.deleted...))
+	stored, revs, err := r.stored(ctx, ids)
 	if err != nil {
 		return err
 	}
@@ -340,23 +360,36 @@ func (r *run) commit(ctx context.Context) error {
 	var retagged []memory.Memory
 	var retaggedRevs []uint64
 	for _, id := range ids {
-		cur, ok := stored[id]
-		if !ok {
-			continue // deleted since the epoch read it: not written back
-		}
-		m, moved := r.rebased(id, cur)
-		if moved {
-			r.stats.Rebased++
-			r.c.log.InfoContext(ctx, "memory changed by another writer during the epoch: the epoch's change is rebased onto it",
-				"tenant", r.tenant, "epoch", r.id, "memory", id)
+		var m, cur memory.Memory
+		var rev uint64
+		if r.loaded != nil {
+			// Written on the revision it was loaded at (see stored).
+			var ok bool
+			if rev, ok = r.loaded[id]; !ok {
+				continue
+			}
+			cur, m = r.before[id], r.written(id)
+		} else {
+			var ok bool
+			if cur, ok = stored[id]; !ok {
+				continue // deleted since the epoch read it: not written back
+			}
+			var moved bool
+			m, moved = r.rebased(id, cur)
+			if moved {
+				r.stats.Rebased++
+				r.c.log.InfoContext(ctx, "memory changed by another writer during the epoch: the epoch's change is rebased onto it",
+					"tenant", r.tenant, "epoch", r.id, "memory", id)
+			}
+			rev = revs[id]
 		}
 		if !lexical.SameText(m, cur) {
 			// Tags are indexed text: the memory is written whole, with
 			// its stored vectors.
-			retagged, retaggedRevs = append(retagged, m), append(retaggedRevs, revs[id])
+			retagged, retaggedRevs = append(retagged, m), append(retaggedRevs, rev)
 			continue
 		}
-		batch, batchRevs = append(batch, m), append(batchRevs, revs[id])
+		batch, batchRevs = append(batch, m), append(batchRevs, rev)
 		if len(batch) == updateBatch {
 			if err := flush(); err != nil {
 				return err
@@ -396,6 +429,21 @@ func (r *run) commit(ctx context.Context) error {
 	return nil
 }
 
+// stored is what the commit writes onto: the state and revision of each
+// changed memory (ids) and of each memory retention deletes, read again
+// now. With load revisions (r.loaded) only the latter: a changed memory's
+// write is conditional on the revision it was loaded at, so one another
+// writer changed during the epoch loses, and its batch is read, rebased
+// and written memory by memory (writeEach) — the tenant is not read again
+// for the common case of nobody else writing. Retention's deletes cannot
+// be conditional: those memories are always read again.
+func (r *run) stored(ctx context.Context, ids []string) (map[string]memory.Memory, map[string]uint64, error) {
+	if r.loaded == nil {
+		return r.current(ctx, append(slices.Clone(ids), r.deleted...))
+	}
+	return r.current(ctx, r.deleted)
+}
+
 // rewrite upserts memories whose tags changed, each with its stored
 // vectors, conditionally on revs (see commit).
 func (r *run) rewrite(ctx context.Context, ms []memory.Memory, revs []uint64) error {
@@ -422,13 +470,19 @@ func (r *run) rewrite(ctx context.Context, ms []memory.Memory, revs []uint64) er
 	return nil
 }
 
-// rebased is the epoch's version of memory id carried onto cur, the memory
-// as stored now (see rebase), and whether another writer had changed it.
-func (r *run) rebased(id string, cur memory.Memory) (memory.Memory, bool) {
+// written is the epoch's version of memory id as the commit writes it:
+// stamped with the epoch, without vectors (a payload write).
+func (r *run) written(id string) memory.Memory {
 	m := cloneMem(r.mems[id])
 	m.Epoch = r.seq
 	m.Vector, m.ChunkVectors = nil, nil
-	return rebase(r.before[id], m, cur)
+	return m
+}
+
+// rebased is the epoch's version of memory id carried onto cur, the memory
+// as stored now (see rebase), and whether another writer had changed it.
+func (r *run) rebased(id string, cur memory.Memory) (memory.Memory, bool) {
+	return rebase(r.before[id], r.written(id), cur)
 }
 
 // writeEach writes the epoch's version of each memory of a batch that
@@ -436,9 +490,16 @@ func (r *run) rebased(id string, cur memory.Memory) (memory.Memory, bool) {
 // with its vectors, one by one and conditionally (store.Update), so that
 // another writer's change is never overwritten.
 func (r *run) writeEach(ctx context.Context, batch []memory.Memory) error {
+	counted := map[string]bool{}
 	for _, b := range batch {
 		_, err := store.Update(ctx, r.c.store, r.tenant, b.ID, true, func(m *memory.Memory) (bool, error) {
-			merged, _ := r.rebased(b.ID, *m)
+			merged, moved := r.rebased(b.ID, *m)
+			if moved && !counted[b.ID] {
+				counted[b.ID] = true
+				r.stats.Rebased++
+				r.c.log.InfoContext(ctx, "memory changed by another writer during the epoch: the epoch's change is rebased onto it",
+					"tenant", r.tenant, "epoch", r.id, "memory", b.ID)
+			}
 			// Written whole: with the vectors it has now.
 			merged.Vector, merged.ChunkVectors, merged.EmbeddingModel = m.Vector, m.ChunkVectors, m.EmbeddingModel
 			*m = merged
