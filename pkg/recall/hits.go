@@ -68,7 +68,7 @@ func (r *Recaller) search(ctx context.Context, req Request, text string, vec que
 // relevances fuses each candidate's signals for query (its adaptive
 // weights and terms); expansion names the phrasing when query is one.
 func relevances(cands []candidate, query, expansion string) []hit {
-	w := AdaptiveWeights(query)
+	w := weightsFor(query, cands)
 	terms := map[string]bool{}
 	for _, t := range lexical.Terms(query) {
 		terms[t] = true
