@@ -71,6 +71,28 @@ func gemm5x16IntVNNI(k int, a *int16, lda int, b *int16, c *float32, ldc int, ac
 //go:noescape
 func gemm6x16IntVNNI(k int, a *int16, lda int, b *int16, c *float32, ldc int, acc bool)
 
+//go:generate go run ./internal/genvnni512
+
+// The integer kernels on 512-bit registers (gemm_vnni512_amd64.s).
+//
+//go:noescape
+func gemm1x16IntVNNI512(k int, a *int16, lda int, b *int16, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm2x16IntVNNI512(k int, a *int16, lda int, b *int16, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm3x16IntVNNI512(k int, a *int16, lda int, b *int16, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm4x16IntVNNI512(k int, a *int16, lda int, b *int16, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm5x16IntVNNI512(k int, a *int16, lda int, b *int16, c *float32, ldc int, acc bool)
+
+//go:noescape
+func gemm6x16IntVNNI512(k int, a *int16, lda int, b *int16, c *float32, ldc int, acc bool)
+
 // asmKernel wraps an assembly kernel for rows rows; fallback handles k ≤ 0.
 // The slice checks keep every access of the assembly in bounds.
 func asmKernel[A activationElem, W weightElem](rows int, asm func(k int, a *A, lda int, b *W, c *float32, ldc int, acc bool), fallback microKernel[A, W]) microKernel[A, W] {
@@ -182,5 +204,14 @@ func kernels() []kernelSet {
 	vnni.name = "avx512vnni"
 	vnni.kernInt = tileKernels[int16, int16]{six: i16(6, gemm6x16IntVNNI), edge: [tileRows - 1]microKernel[int16, int16]{
 		i16(1, gemm1x16IntVNNI), i16(2, gemm2x16IntVNNI), i16(3, gemm3x16IntVNNI), i16(4, gemm4x16IntVNNI), i16(5, gemm5x16IntVNNI)}}
-	return []kernelSet{vnni, avx2, portable}
+	if !cpu.X86.HasAVX512F || !cpu.X86.HasAVX512BW {
+		return []kernelSet{vnni, avx2, portable}
+	}
+	// The same products on 512-bit registers (gemm_vnni512_amd64.s): one
+	// VPDPWSSD a row and k pair where the 256-bit kernels need two.
+	zmm := vnni
+	zmm.name = "avx512vnni-zmm"
+	zmm.kernInt = tileKernels[int16, int16]{six: i16(6, gemm6x16IntVNNI512), edge: [tileRows - 1]microKernel[int16, int16]{
+		i16(1, gemm1x16IntVNNI512), i16(2, gemm2x16IntVNNI512), i16(3, gemm3x16IntVNNI512), i16(4, gemm4x16IntVNNI512), i16(5, gemm5x16IntVNNI512)}}
+	return []kernelSet{zmm, vnni, avx2, portable}
 }
