@@ -30,6 +30,9 @@ type candidate struct {
 	// apart: the two channels' best hits for the query that found this
 	// candidate barely overlap (channelsApart).
 	apart bool
+	// terms: whether the store found one of the query's terms in a dense
+	// hit's text (store.Query.Terms); unknown: read the text (sharesTerm).
+	terms store.TermMatch
 }
 
 // Weights split relevance between the two channels (Nebo's adaptive
@@ -72,7 +75,7 @@ func (r *Recaller) retrieve(ctx context.Context, tenant string, query queryVecto
 	byID := make(map[string]*candidate, len(dense)+len(lex))
 	out := make([]candidate, 0, len(dense)+len(lex))
 	for _, h := range dense {
-		out = append(out, candidate{mem: h.Memory, semantic: fairCosine(h.Score, h.Memory), dense: true})
+		out = append(out, candidate{mem: h.Memory, semantic: fairCosine(h.Score, h.Memory), dense: true, terms: h.Terms})
 	}
 	for i := range out {
 		byID[out[i].mem.ID] = &out[i]
@@ -184,17 +187,23 @@ func relevance(c candidate, w Weights, queryTerms map[string]bool) float64 {
 		rel *= 1 + c.lexical*0.3*math.Max(0, gate)
 	case c.text && c.semantic < 0.2:
 		rel = math.Min(rel, c.lexical*0.25)
-	case !c.text && !c.timed && !sharesTerm(c.mem.Content, queryTerms):
+	case !c.text && !c.timed && !c.sharesTerm(queryTerms):
 		rel *= 0.7
 	}
 	return math.Min(1, rel)
 }
 
-func sharesTerm(content string, queryTerms map[string]bool) bool {
+// sharesTerm reports whether the candidate's text holds one of the query's
+// terms: as the store said when it was asked (its index, content, key and
+// tags), else by reading the content.
+func (c candidate) sharesTerm(queryTerms map[string]bool) bool {
 	if len(queryTerms) == 0 {
 		return true
 	}
-	return lexical.AnyTerm(content, func(t string) bool { return queryTerms[t] })
+	if c.terms != store.TermsUnknown {
+		return c.terms == store.TermsSome
+	}
+	return lexical.AnyTerm(c.mem.Content, func(t string) bool { return queryTerms[t] })
 }
 
 func cosine(a, b []float32) float64 {
@@ -243,7 +252,7 @@ func (r *Recaller) channels(ctx context.Context, tenant string, query queryVecto
 		if vec, err = query(gctx); err != nil {
 			return err
 		}
-		dense, err = r.store.Search(gctx, store.Query{Tenant: tenant, Vector: vec, K: k, Filter: f, Chunks: true})
+		dense, err = r.store.Search(gctx, store.Query{Tenant: tenant, Vector: vec, K: k, Filter: f, Chunks: true, Terms: text})
 		if errors.Is(err, store.ErrDimension) {
 			r.denseUnusable(gctx, tenant, err)
 			dense, err = nil, nil

@@ -135,7 +135,21 @@ type Query struct {
 	// best score. Without it only Vector counts (dedup and consolidation
 	// compare whole memories).
 	Chunks bool
+	// Terms, when not empty, asks the store to say of each hit whether its
+	// indexed text (lexical.MemoryVector) holds one of the terms of Terms
+	// (Hit.Terms): recall tempers a dense hit that shares no word with the
+	// question. A store that cannot tell leaves Hit.Terms TermsUnknown.
+	Terms string
 }
+
+// TermMatch says whether a dense hit shares a term with Query.Terms.
+type TermMatch int8
+
+const (
+	TermsUnknown TermMatch = iota // not asked, or the store cannot tell
+	TermsNone                     // none of the query's terms
+	TermsSome                     // at least one of them
+)
 
 // TextQuery is a lexical (BM25) search within one tenant. Text is analysed
 // by package lexical; a text of only stopwords matches nothing, a blank one
@@ -153,6 +167,8 @@ type TextQuery struct {
 type Hit struct {
 	Memory memory.Memory
 	Score  float64
+	// Terms answers Query.Terms (Search only).
+	Terms TermMatch
 }
 
 // Store holds memories. Every call is scoped to one tenant; nothing crosses

@@ -28,10 +28,13 @@ func BenchmarkSearchText(b *testing.B) {
 		name   string
 		filter store.Filter
 		dense  bool
+		k      int
 	}{
-		{"100k", store.Filter{}, false},
-		{"100k_tag_filter", store.Filter{Tags: []string{"t1"}}, false},
-		{"100k_hybrid", store.Filter{}, true},
+		{"100k", store.Filter{}, false, 10},
+		{"100k_tag_filter", store.Filter{Tags: []string{"t1"}}, false, 10},
+		{"100k_hybrid", store.Filter{}, true, 10},
+		// recall's candidates per channel: the hits' decoding weighs
+		{"100k_hybrid_k200", store.Filter{}, true, 200},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			lat := make([]time.Duration, 0, 1024)
@@ -39,12 +42,12 @@ func BenchmarkSearchText(b *testing.B) {
 			for b.Loop() {
 				q := queries[i%len(queries)]
 				start := time.Now()
-				hits, err := s.SearchText(b.Context(), store.TextQuery{Tenant: "bench", Text: q, K: 10, Filter: tc.filter})
+				hits, err := s.SearchText(b.Context(), store.TextQuery{Tenant: "bench", Text: q, K: tc.k, Filter: tc.filter})
 				if err != nil || len(hits) == 0 {
 					b.Fatalf("search text %q: %d hits, %v", q, len(hits), err)
 				}
 				if tc.dense {
-					if _, err := s.Search(b.Context(), store.Query{Tenant: "bench", Vector: seededVector(uint64(i)<<32, benchDim), K: 10, Filter: tc.filter}); err != nil {
+					if _, err := s.Search(b.Context(), store.Query{Tenant: "bench", Vector: seededVector(uint64(i)<<32, benchDim), K: tc.k, Filter: tc.filter}); err != nil {
 						b.Fatal(err)
 					}
 				}

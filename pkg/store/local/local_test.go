@@ -33,7 +33,8 @@ func TestAcceptance(t *testing.T) {
 				return s
 			}
 			storetest.Run(t, storetest.Harness{
-				Open: func(t *testing.T) store.Store { return open(t, t.TempDir()) },
+				KnowsTerms: true,
+				Open:       func(t *testing.T) store.Store { return open(t, t.TempDir()) },
 				Reopen: func(t *testing.T, s store.Store) store.Store {
 					dir := s.(*Store).dir
 					if err := s.Close(); err != nil {

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/recollect-dev/recollect/pkg/lexical"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/store"
 )
@@ -67,6 +68,9 @@ func (s *Store) search(ctx context.Context, q store.Query, exact bool) ([]store.
 			return nil, fmt.Errorf("search tenant %s: %w", q.Tenant, err)
 		}
 		hits[i] = store.Hit{Memory: m, Score: float64(max(-1, min(1, c.score)))}
+	}
+	if q.Terms != "" {
+		p.lex.markTerms(lexical.QueryVector(q.Terms), best, hits)
 	}
 	return hits, nil
 }

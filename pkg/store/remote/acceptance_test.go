@@ -56,6 +56,7 @@ func TestAcceptance(t *testing.T) {
 	var mu sync.Mutex
 	served := map[store.Store]*servedLocal{}
 	storetest.Run(t, storetest.Harness{
+		KnowsTerms: true,
 		Open: func(t *testing.T) store.Store {
 			sl := startLocal(t, startNATS(t), t.TempDir())
 			mu.Lock()

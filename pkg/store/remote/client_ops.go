@@ -23,7 +23,7 @@ func (c *Client) Get(ctx context.Context, tenant, id string) (memory.Memory, err
 // back in chunks.
 func (c *Client) Search(ctx context.Context, q store.Query) ([]store.Hit, error) {
 	var res searchResult
-	req := searchRequest{Tenant: q.Tenant, Vector: q.Vector, K: q.K, Filter: q.Filter, Chunks: q.Chunks}
+	req := searchRequest{Tenant: q.Tenant, Vector: q.Vector, K: q.K, Filter: q.Filter, Chunks: q.Chunks, Terms: q.Terms}
 	if err := c.call(ctx, opSearch, req, &res); err != nil {
 		return nil, err
 	}
@@ -37,7 +37,7 @@ func (res searchResult) hits() []store.Hit {
 	}
 	hits := make([]store.Hit, len(res.Hits))
 	for i, h := range res.Hits {
-		hits[i] = store.Hit{Memory: h.Memory.memory(), Score: float64(h.Score)}
+		hits[i] = store.Hit{Memory: h.Memory.memory(), Score: float64(h.Score), Terms: h.Terms}
 	}
 	return hits
 }

@@ -96,7 +96,7 @@ func (s *Server) search(ctx context.Context, data []byte) (any, error) {
 	if err := decodeRequest(opSearch, data, &req); err != nil {
 		return nil, err
 	}
-	hits, err := s.st.Search(ctx, store.Query{Tenant: req.Tenant, Vector: req.Vector, K: req.K, Filter: req.Filter, Chunks: req.Chunks})
+	hits, err := s.st.Search(ctx, store.Query{Tenant: req.Tenant, Vector: req.Vector, K: req.K, Filter: req.Filter, Chunks: req.Chunks, Terms: req.Terms})
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +122,7 @@ func wireHits(hits []store.Hit) searchResult {
 		out.Hits = make([]wireHit, len(hits))
 	}
 	for i, h := range hits {
-		out.Hits[i] = wireHit{Memory: toWire(h.Memory), Score: score(h.Score)}
+		out.Hits[i] = wireHit{Memory: toWire(h.Memory), Score: score(h.Score), Terms: h.Terms}
 	}
 	return out
 }

@@ -128,6 +128,9 @@ type searchRequest struct {
 	// Chunks is store.Query.Chunks; a server that predates it scores by
 	// the vectors alone.
 	Chunks bool `json:"chunks,omitempty"`
+	// Terms is store.Query.Terms; a server that predates it leaves every
+	// hit's terms unknown.
+	Terms string `json:"terms,omitempty"`
 }
 
 type searchTextRequest struct {
@@ -138,8 +141,9 @@ type searchTextRequest struct {
 }
 
 type wireHit struct {
-	Memory wireMemory `json:"memory"`
-	Score  score      `json:"score"`
+	Memory wireMemory      `json:"memory"`
+	Score  score           `json:"score"`
+	Terms  store.TermMatch `json:"terms,omitempty"`
 }
 
 type searchResult struct {

@@ -109,3 +109,48 @@ func testSearchK(t *testing.T, e *env) {
 		t.Errorf("search filtered to nothing returned %d hits", len(hits))
 	}
 }
+
+// testSearchTerms: a dense hit asked about Query.Terms says whether its
+// indexed text (content, key and tags) holds one of the terms — after a
+// rewrite, of its new text — or TermsUnknown when the store cannot tell
+// (then KnowsTerms must be off); unasked, every hit is TermsUnknown.
+func testSearchTerms(t *testing.T, e *env) {
+	ten := tenant(t, "a")
+	mk := func(n int, content, key string, tags []string) memory.Memory {
+		m := e.basic(t, ten, n, e.vec(1, float32(n)/10, 0, 0))
+		m.Content, m.Key, m.Tags = content, key, tags
+		return m
+	}
+	harbour := mk(0, "The harbour lights were beautiful tonight", "", nil)
+	bike := mk(1, "Fixed the bicycle chain before work", "", nil)
+	tagged := mk(2, "Booked the ferry for Saturday", "", []string{"sailing"})
+	keyed := mk(3, "Chose the blue one", "boat-colour", nil)
+	rewritten := mk(4, "The harbour was closed for repairs", "", nil)
+	upsert(t, e.s, harbour, bike, tagged, keyed, rewritten)
+	rewritten.Content = "Went climbing in the hills"
+	upsert(t, e.s, rewritten)
+
+	want := map[string]store.TermMatch{
+		harbour.ID:   store.TermsSome, // "harbours" stems as "harbour"
+		bike.ID:      store.TermsNone,
+		tagged.ID:    store.TermsSome, // its tag
+		keyed.ID:     store.TermsSome, // a part of its key
+		rewritten.ID: store.TermsNone, // its old text named the harbour
+	}
+	hits := search(t, e.s, store.Query{Tenant: ten, Vector: e.vec(1, 0, 0, 0), K: 10, Terms: "harbours, sailing or a boat?"})
+	if len(hits) != len(want) {
+		t.Fatalf("got %d hits, want %d", len(hits), len(want))
+	}
+	for _, h := range hits {
+		switch {
+		case h.Terms == store.TermsUnknown && !e.h.KnowsTerms:
+		case h.Terms != want[h.Memory.ID]:
+			t.Errorf("memory %q: terms %d, want %d", h.Memory.Content, h.Terms, want[h.Memory.ID])
+		}
+	}
+	for _, h := range search(t, e.s, store.Query{Tenant: ten, Vector: e.vec(1, 0, 0, 0), K: 10}) {
+		if h.Terms != store.TermsUnknown {
+			t.Errorf("memory %q: terms %d without Query.Terms, want unknown", h.Memory.Content, h.Terms)
+		}
+	}
+}

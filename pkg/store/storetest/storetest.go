@@ -25,6 +25,9 @@ type Harness struct {
 	// Dim is the vector width the store accepts; 0 means 8. The suite's
 	// hand-made vectors are padded with zeros, which keeps their cosines.
 	Dim int
+	// KnowsTerms: the store answers store.Query.Terms for every hit (the
+	// suite then requires it); otherwise it may leave hits TermsUnknown.
+	KnowsTerms bool
 }
 
 // Run runs the whole suite as subtests of t.
@@ -53,6 +56,7 @@ func Run(t *testing.T, h Harness) {
 		{"TimeDays", testTimeDays},
 		{"SearchRanking", testSearchRanking},
 		{"SearchK", testSearchK},
+		{"SearchTerms", testSearchTerms},
 		{"Delete", testDelete},
 		{"UpdatePayload", testUpdatePayload},
 		{"ConditionalWrites", testConditionalWrites},
