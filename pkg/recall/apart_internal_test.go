@@ -60,3 +60,50 @@ func TestWeightsForApartChannels(t *testing.T) {
 		t.Errorf("short question: %+v, want the adaptive %+v", got, AdaptiveWeights(short))
 	}
 }
+
+// TestSubjectCaptured: a query term in eight of the dense channel's first
+// ten hits, missing from the lexical channel's best, holds the dense
+// channel; in seven it does not, nor when the lexical best names it too,
+// nor when it is only the name of the speaker before each turn.
+func TestSubjectCaptured(t *testing.T) {
+	const query = "How did we fix the import cycle in billing-worker?"
+	turn := func(i int, content string) store.Hit {
+		return store.Hit{Memory: memory.Memory{ID: fmt.Sprint(i), Content: content, Tags: []string{TranscriptTag}}}
+	}
+	dense := func(naming int, body func(i int) string) []store.Hit {
+		var out []store.Hit
+		for i := range 12 {
+			if i < naming {
+				out = append(out, turn(i, body(i)+" in billing-worker"))
+			} else {
+				out = append(out, turn(i, "Dmitri: something else entirely"))
+			}
+		}
+		return out
+	}
+	said := func(i int) string { return fmt.Sprintf("Dmitri: I raised setting %d", i) }
+	answer := []store.Hit{turn(99, "Dmitri: Build broke: `import cycle not allowed` between internal/store and internal/models.")}
+	if !subjectCaptured(query, dense(8, said), answer) {
+		t.Error("the project in 8 of 10 dense hits, not in the lexical best: want captured")
+	}
+	if subjectCaptured(query, dense(7, said), answer) {
+		t.Error("the project in 7 of 10 dense hits: want not captured")
+	}
+	named := []store.Hit{turn(98, "Dmitri: the import cycle in billing-worker is back")}
+	if subjectCaptured(query, dense(10, said), named) {
+		t.Error("the lexical best names the project too: want not captured")
+	}
+	// A speaker named in the question is the prefix of each of their turns:
+	// who spoke, not a subject.
+	var byNate []store.Hit
+	for i := range 12 {
+		byNate = append(byNate, turn(i, fmt.Sprintf("Nate: my turtles ate %d leaves", i)))
+	}
+	other := []store.Hit{turn(97, "Joanna: turtles are calm pets")}
+	if subjectCaptured("Why does Nate like turtles as pets?", byNate, other) {
+		t.Error("the name is only the speaker prefix of the dense hits: want not captured")
+	}
+	if subjectCaptured(query, dense(9, said)[:9], answer) {
+		t.Error("nine dense hits: too few to say")
+	}
+}

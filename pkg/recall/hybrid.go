@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/recollect-dev/recollect/pkg/api"
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -96,7 +97,7 @@ func (r *Recaller) retrieve(ctx context.Context, tenant string, query queryVecto
 		out = append(out, candidate{mem: h.Memory, semantic: fairCosine(bestCosine(vec, h.Memory), h.Memory), lexical: norm, text: true})
 		byID[h.Memory.ID] = &out[len(out)-1]
 	}
-	if channelsApart(dense, lex) {
+	if channelsApart(dense, lex) || subjectCaptured(text, dense, lex) {
 		for i := range out {
 			out[i].apart = true
 		}
@@ -143,6 +144,57 @@ func channelsApart(dense, lex []store.Hit) bool {
 		}
 	}
 	return shared <= apartOverlap
+}
+
+// subjectCaptured reports whether one query term holds the dense channel:
+// it is in at least capturedMin of the dense channel's first apartTop hits,
+// and the lexical channel's best hit does without it. That is the subject
+// the whole tenant talks about ("How did we fix the import cycle in
+// billing-worker?" in a conversation about billing-worker): the model ranks
+// every memory naming it alike, while BM25, which knows the name is
+// common, finds the memory saying what is asked — without the name, which
+// the conversation did not repeat. Such a question leans on the words as
+// when the channels are apart. A transcript memory's speaker prefix does
+// not count: a name in every turn of its speaker is who spoke (speaker
+// focus reads it), not a subject.
+func subjectCaptured(query string, dense, lex []store.Hit) bool {
+	if len(dense) < apartTop || len(lex) == 0 {
+		return false
+	}
+	for _, t := range uniqueTerms(query) {
+		has := func(m memory.Memory) bool {
+			return lexical.AnyTerm(saidText(m), func(u string) bool { return u == t })
+		}
+		if has(lex[0].Memory) {
+			continue
+		}
+		n := 0
+		for _, h := range dense[:apartTop] {
+			if has(h.Memory) {
+				n++
+			}
+		}
+		if n >= capturedMin {
+			return true
+		}
+	}
+	return false
+}
+
+// capturedMin of the dense channel's first apartTop hits holding one query
+// term make it the subject (subjectCaptured).
+const capturedMin = 8
+
+// uniqueTerms are the distinct terms of text, in order.
+func uniqueTerms(text string) []string {
+	ts := lexical.Terms(text)
+	out := ts[:0]
+	for i, t := range ts {
+		if !slices.Contains(ts[:i], t) {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // weightsFor are the channel weights for query over its candidates:

@@ -72,6 +72,15 @@ func speakerOf(m memory.Memory) string {
 	return head[:i]
 }
 
+// saidText is what a memory says: a transcript memory's content without
+// its "speaker: " prefix, any other memory's content.
+func saidText(m memory.Memory) string {
+	if sp := speakerOf(m); sp != "" {
+		return m.Content[len(sp)+2:]
+	}
+	return m.Content
+}
+
 // speakerFocus holds the speakers a query names among those of its
 // candidates; nil when it names none or all of them.
 type speakerFocus struct {
