@@ -131,8 +131,9 @@ func withoutOthers(query string, ents []string, e string) string {
 // BM25 scores of one entity's turns are not measured against the other's:
 // a memory both searches find keeps its better normalised score. One
 // lexical search per entity, no model call; the query's vector scores the
-// new candidates.
-func (r *Recaller) perEntity(ctx context.Context, tenant, query string, vec queryVector, f store.Filter, ents []string, cands []candidate) ([]candidate, error) {
+// new candidates. With events (the parts are events a question compares,
+// events.go), each part's best hit is marked to be lifted (liftEvents).
+func (r *Recaller) perEntity(ctx context.Context, tenant, query string, vec queryVector, f store.Filter, ents []string, events bool, cands []candidate) ([]candidate, error) {
 	v, err := vec(ctx)
 	if err != nil {
 		return nil, err
@@ -161,6 +162,9 @@ func (r *Recaller) perEntity(ctx context.Context, tenant, query string, vec quer
 			}
 			cands = append(cands, candidate{mem: h.Memory, semantic: fairCosine(bestCosine(v, h.Memory), h.Memory), lexical: norm, text: true})
 			byID[h.Memory.ID] = len(cands) - 1
+		}
+		if events && len(hits) > 0 {
+			cands[byID[hits[0].Memory.ID]].event = true
 		}
 	}
 	return cands, nil

@@ -45,7 +45,11 @@ func (r *Recaller) search(ctx context.Context, req Request, text string, vec que
 		return nil, err
 	}
 	days := queryDays(req)
-	ents := r.splitEntities(req.Query)
+	ents, events := r.splitEntities(req.Query), false
+	if len(ents) == 0 && !r.cfg.NoEntitySplit {
+		ents = comparedEvents(req.Query)
+		events = len(ents) > 0
+	}
 	if (len(days) == 0 || r.cfg.NoTimeChannel) && len(ents) == 0 {
 		return r.retrieve(ctx, req.Tenant, vec, text, f, k, keep)
 	}
@@ -55,7 +59,7 @@ func (r *Recaller) search(ctx context.Context, req Request, text string, vec que
 		return nil, err
 	}
 	if len(ents) > 0 && keep == nil {
-		if cands, err = r.perEntity(ctx, req.Tenant, req.Query, vec, f, ents, cands); err != nil {
+		if cands, err = r.perEntity(ctx, req.Tenant, req.Query, vec, f, ents, events, cands); err != nil {
 			return nil, err
 		}
 	}

@@ -28,6 +28,9 @@ type candidate struct {
 	dense    bool    // found by the dense channel
 	text     bool    // found by the lexical channel
 	timed    bool    // found by the time channel (timechannel.go)
+	// event: the best lexical hit of one of the events a question compares
+	// in time (events.go), lifted into the first results.
+	event bool
 	// apart: the two channels' best hits for the query that found this
 	// candidate barely overlap (channelsApart).
 	apart bool
