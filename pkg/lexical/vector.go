@@ -74,6 +74,13 @@ func QueryVector(text string) SparseVector {
 			}
 			h := Hash(t)
 			weights[h] = max(weights[h], w)
+			if len(buf) > 1 {
+				continue // an identifier's parts are names, not verbs
+			}
+			for _, f := range verbForms[t] { // irregular.go
+				h := Hash(f)
+				weights[h] = max(weights[h], w)
+			}
 		}
 	}
 	v := SparseVector{Indices: make([]uint32, 0, len(weights)), Values: make([]float32, 0, len(weights))}

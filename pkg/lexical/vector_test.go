@@ -35,6 +35,16 @@ func TestQueryVector(t *testing.T) {
 		Hash("metrics-exporter"): 1, Hash("metric"): 0.5, Hash("export"): 0.5})
 	camel := QueryVector("getUserName and the user")
 	checkVector(t, camel, map[uint32]float64{Hash("getusername"): 1, Hash("get"): 1.0 / 3, Hash("user"): 1, Hash("name"): 1.0 / 3})
+	// An irregular verb in any form also asks for its other forms (Porter2
+	// leaves "drew" and "went" as they are); not in an identifier's parts.
+	drew := QueryVector("What does her drawing symbolise? Where did she go?")
+	checkVector(t, drew, map[uint32]float64{Hash("draw"): 1, Hash("drew"): 1, Hash("drawn"): 1, Hash("symbolis"): 1,
+		Hash("go"): 1})
+	if drew.Len() != 5 {
+		t.Errorf("query vector has %d entries, want 5", drew.Len())
+	}
+	went := QueryVector("she drew")
+	checkVector(t, went, map[uint32]float64{Hash("drew"): 1, Hash("draw"): 1, Hash("drawn"): 1})
 }
 
 func TestMemoryVector(t *testing.T) {
