@@ -13,7 +13,8 @@ import "strings"
 // term's weight. Only the query side: documents are indexed as before, so
 // no stored index changes meaning and every store (the local engine,
 // Qdrant) gains it at once. Forms that are mostly other words are left out
-// ("left", "lay", "bit", "rose"; "saw" the tool is rare enough to keep);
+// ("left", "lay", "bit", "rose", "ground", "wound"; "saw" the tool is rare
+// enough to keep);
 // forms that are stopwords ("did", "was", "had") need nothing. The light
 // verbs — come, feel, find, get, give, go, keep, know, make, mean, say, see,
 // show, take, tell, think — are left out too: "went", "got" or "made" is in
@@ -30,7 +31,7 @@ var irregularVerbs = []string{
 	"eat ate eaten", "fall fell fallen", "feed fed", "fight fought",
 	"flee fled", "fly flew flown", "forbid forbade forbidden", "forget forgot forgotten",
 	"forgive forgave forgiven", "freeze froze frozen",
-	"grind ground", "grow grew grown", "hang hung", "hear heard", "hide hid hidden",
+	"grow grew grown", "hang hung", "hear heard", "hide hid hidden",
 	"hold held", "kneel knelt", "lead led", "lean leant", "leap leapt",
 	"learn learnt", "lend lent", "lose lost", "meet met",
 	"mistake mistook mistaken", "overcome overcame", "pay paid", "ride rode ridden", "ring rang rung",
@@ -42,7 +43,7 @@ var irregularVerbs = []string{
 	"strive strove striven", "swear swore sworn", "sweep swept", "swim swam swum", "swing swung",
 	"teach taught", "tear tore torn", "throw threw thrown",
 	"understand understood", "wake woke woken", "wear wore worn", "weave wove woven", "weep wept",
-	"win won", "wind wound", "withdraw withdrew withdrawn", "write wrote written",
+	"win won", "withdraw withdrew withdrawn", "write wrote written",
 }
 
 // verbForms maps the stem of each form of an irregular verb to the stems of
