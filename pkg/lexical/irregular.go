@@ -14,8 +14,8 @@ import "strings"
 // no stored index changes meaning and every store (the local engine,
 // Qdrant) gains it at once. Forms that are mostly other words are left out
 // ("left", "lay", "bit", "rose", "ground", "wound"; "saw" the tool is rare
-// enough to keep);
-// forms that are stopwords ("did", "was", "had") need nothing. The light
+// enough to keep); forms that are stopwords ("did", "was", "had") need
+// nothing. The light
 // verbs — come, feel, find, get, give, go, keep, know, make, mean, say, see,
 // show, take, tell, think — are left out too: "went", "got" or "made" is in
 // a good share of any narrative's turns, and with them the expansion cost
