@@ -174,26 +174,36 @@ func (l probeLimits) done(lists, passed, scored int) bool {
 	return passed >= l.wantPass && (lists >= l.minProbe || scored >= l.budget)
 }
 
-// order returns the lists nearest centroid first for the query codes qv.
+// order returns the lists nearest centroid first for the query codes qv,
+// ties by list number. Each list is sorted as one integer, its score's
+// bits made to order descending above its number: a plain sort of
+// integers, several times quicker than comparing scores through a closure
+// (it was 2% of a recall's CPU at 100k memories).
 func (x *ivfIndex) order(qv []int16) []int32 {
 	dots := make([]int32, x.nlist)
 	dotsInt8Kernel()(qv, x.ccodes, x.iota, dots)
-	scores := make([]float32, x.nlist)
-	order := make([]int32, x.nlist)
+	keys := make([]uint64, x.nlist)
 	for c, d := range dots {
-		scores[c] = float32(d) * x.cscale[c]
-		order[c] = int32(c)
+		keys[c] = uint64(descendingBits(float32(d)*x.cscale[c]))<<32 | uint64(c)
 	}
-	slices.SortFunc(order, func(a, b int32) int {
-		switch {
-		case scores[a] > scores[b]:
-			return -1
-		case scores[a] < scores[b]:
-			return 1
-		}
-		return int(a - b)
-	})
+	slices.Sort(keys)
+	order := make([]int32, x.nlist)
+	for i, k := range keys {
+		order[i] = int32(uint32(k))
+	}
 	return order
+}
+
+// descendingBits maps a float32 to a uint32 that orders as the floats do
+// in reverse: higher scores first.
+func descendingBits(f float32) uint32 {
+	b := math.Float32bits(f)
+	if b&0x80000000 != 0 {
+		b = ^b // negative: larger magnitude sorts lower
+	} else {
+		b |= 0x80000000
+	}
+	return ^b
 }
 
 // probe int8-scores the rows of lists, in order, that pass rf (and have
