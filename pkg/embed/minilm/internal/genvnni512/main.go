@@ -83,26 +83,24 @@ func kernel(w *bytes.Buffer, rows int) {
 	p("\tTESTQ R12, R12")
 	p("\tJZ   %s_overwrite", name)
 	p("")
-	for r := 0; r < rows; r++ {
-		p("\tVADDPS (DX), Z%d, Z%d", r, r)
-		p("\tVMOVUPS Z%d, (DX)", r)
-		if r < rows-1 {
-			p("\tADDQ R11, DX")
+	// store writes the rows of C, adding what C holds when acc.
+	store := func(acc bool) {
+		for r := 0; r < rows; r++ {
+			if acc {
+				p("\tVADDPS (DX), Z%d, Z%d", r, r)
+			}
+			p("\tVMOVUPS Z%d, (DX)", r)
+			if r < rows-1 {
+				p("\tADDQ R11, DX")
+			}
 		}
+		p("\tVZEROUPPER")
+		p("\tRET")
+		p("")
 	}
-	p("\tVZEROUPPER")
-	p("\tRET")
-	p("")
+	store(true)
 	p("%s_overwrite:", name)
-	for r := 0; r < rows; r++ {
-		p("\tVMOVUPS Z%d, (DX)", r)
-		if r < rows-1 {
-			p("\tADDQ R11, DX")
-		}
-	}
-	p("\tVZEROUPPER")
-	p("\tRET")
-	p("")
+	store(false)
 }
 
 func main() {
