@@ -113,3 +113,17 @@ func TestRecallSearchesEachEntity(t *testing.T) {
 		t.Errorf("one entity: %v with the split, %v without", got, want)
 	}
 }
+
+// A question comparing two events one of which has no word the other
+// lacks ("the meeting" and "the meeting notes") runs no empty search for it:
+// the recall answers (it failed with "query text is empty" before).
+func TestRecallComparedEventsWithoutOwnWords(t *testing.T) {
+	mems := []mem{
+		{id: "m1", content: "The meeting moved to Thursday"},
+		{id: "m2", content: "I sent the meeting notes to everyone"},
+	}
+	r := aliasRecaller(t, mems, nil, recall.Config{PerDomain: 9, MaxResults: 2, MinRelevance: 0.05, Candidates: 3})
+	if got := aliasRecallIDs(t, r, "Was the meeting before the meeting notes?"); len(got) == 0 {
+		t.Errorf("recalled nothing, want the meeting's memories")
+	}
+}

@@ -143,7 +143,11 @@ func (r *Recaller) perEntity(ctx context.Context, tenant, query string, vec quer
 		byID[c.mem.ID] = i
 	}
 	for _, e := range ents[:min(len(ents), maxEntities)] {
-		hits, err := r.store.SearchText(ctx, store.TextQuery{Tenant: tenant, Text: withoutOthers(query, ents, e), K: entityCandidates, Filter: f})
+		text := withoutOthers(query, ents, e)
+		if text == "" {
+			continue // every word of e is another's too: nothing of its own to search
+		}
+		hits, err := r.store.SearchText(ctx, store.TextQuery{Tenant: tenant, Text: text, K: entityCandidates, Filter: f})
 		if err != nil {
 			return nil, fmt.Errorf("search entity %q: %w", e, err)
 		}

@@ -3,6 +3,8 @@ package recall
 import (
 	"regexp"
 	"strings"
+
+	"github.com/recollect-dev/recollect/pkg/lexical"
 )
 
 // A question comparing two events in time ("Was the certificate renewal
@@ -33,7 +35,7 @@ func comparedEvents(query string) []string {
 			continue
 		}
 		a, b := strings.TrimSpace(eventFiller.Replace(m[1])), strings.TrimSpace(m[2])
-		if a == "" || b == "" || strings.EqualFold(a, b) {
+		if len(lexical.Terms(a)) == 0 || len(lexical.Terms(b)) == 0 || strings.EqualFold(a, b) {
 			return nil
 		}
 		return []string{a, b}

@@ -25,6 +25,8 @@ func TestComparedEvents(t *testing.T) {
 		{"When did Caroline go to the LGBTQ support group?", nil},
 		{"What did I say before the meeting?", nil},
 		{"Which came first: the move or the move?", nil},
+		{"Is it after 5pm?", nil}, // "it" is no event
+		{"Was the meeting before the meeting notes?", []string{"the meeting", "the meeting notes"}},
 	} {
 		if got := comparedEvents(tc.query); !slices.Equal(got, tc.want) {
 			t.Errorf("comparedEvents(%q) = %q, want %q", tc.query, got, tc.want)
