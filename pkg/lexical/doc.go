@@ -30,7 +30,9 @@
 //     value TF(tf, len), the saturated term frequency with length
 //     normalised against the fixed AvgDocLen. It depends on the document
 //     alone, so it is computed once at write time, by every store alike.
-//   - a query is QueryVector: one entry per distinct term, value 1.
+//   - a query is QueryVector: one entry per distinct term, value 1 (an
+//     identifier's parts share a value of 1; a form of an irregular verb
+//     also brings the verb's other forms at its value, irregular.go).
 //   - the store multiplies each matching entry by IDF(N, df) at query time.
 //
 // That last step is what Qdrant does for a sparse vector configured with
