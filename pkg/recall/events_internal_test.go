@@ -54,15 +54,15 @@ func TestLiftEvents(t *testing.T) {
 	}
 	best := []hit{{candidate: candidate{mem: memory.Memory{ID: "e1"}, event: true}}, {candidate: candidate{mem: memory.Memory{ID: "e2"}, event: true}},
 		{candidate: candidate{mem: memory.Memory{ID: "x"}}}}
-	got := ids(liftEvents(results("a", "b", "e1", "c", "e2", "d"), best, 2))
+	got := ids(liftEvents(results("a", "b", "e1", "c", "e2", "d"), best))
 	if want := []string{"e1", "e2", "a", "b", "c", "d"}; !slices.Equal(got, want) {
 		t.Errorf("both below: %v, want %v", got, want)
 	}
-	got = ids(liftEvents(results("e2", "a", "b", "e1", "c"), best, 2))
+	got = ids(liftEvents(results("e2", "a", "b", "e1", "c"), best))
 	if want := []string{"e2", "e1", "a", "b", "c"}; !slices.Equal(got, want) {
 		t.Errorf("one already first: %v, want %v", got, want)
 	}
-	got = ids(liftEvents(results("a", "b", "c"), best[2:], 2))
+	got = ids(liftEvents(results("a", "b", "c"), best[2:]))
 	if want := []string{"a", "b", "c"}; !slices.Equal(got, want) {
 		t.Errorf("no event best: %v, want %v", got, want)
 	}

@@ -164,20 +164,30 @@ func subjectCaptured(query string, dense, lex []store.Hit) bool {
 	if len(dense) < apartTop || len(lex) == 0 {
 		return false
 	}
-	for _, t := range uniqueTerms(query) {
-		has := func(m memory.Memory) bool {
-			return lexical.AnyTerm(saidText(m), func(u string) bool { return u == t })
-		}
-		if has(lex[0].Memory) {
-			continue
-		}
-		n := 0
-		for _, h := range dense[:apartTop] {
-			if has(h.Memory) {
-				n++
+	terms := uniqueTerms(query)
+	if len(terms) == 0 {
+		return false
+	}
+	// Each memory's words are read once, whatever the number of terms.
+	held := func(m memory.Memory) map[string]bool {
+		in := map[string]bool{}
+		lexical.AnyTerm(saidText(m), func(u string) bool {
+			if slices.Contains(terms, u) {
+				in[u] = true
 			}
+			return false
+		})
+		return in
+	}
+	best := held(lex[0].Memory)
+	count := map[string]int{}
+	for _, h := range dense[:apartTop] {
+		for t := range held(h.Memory) {
+			count[t]++
 		}
-		if n >= capturedMin {
+	}
+	for _, t := range terms {
+		if !best[t] && count[t] >= capturedMin {
 			return true
 		}
 	}

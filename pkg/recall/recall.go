@@ -237,9 +237,7 @@ func (r *Recaller) Recall(ctx context.Context, req Request) (Response, error) {
 	if ents := r.splitEntities(req.Query); len(ents) > 0 && !r.cfg.NoEntityCover {
 		results = coverEntities(results, ents, r.resultsK(req))
 	}
-	if evs := comparedEvents(req.Query); len(evs) > 0 {
-		results = liftEvents(results, first, len(evs))
-	}
+	results = liftEvents(results, first) // marked by the search of a question comparing events
 	resp := Response{Query: req.Query, Weights: weightsFor(req.Query, cands)}
 	results, resp.Expand = r.expand(ctx, req, first, results)
 	results, resp.Rerank = r.rerank(ctx, req, results)
