@@ -1,6 +1,9 @@
 package lexical
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Porter2 brings "drawing" and "draws" to "draw" but leaves "drew" and
 // "drawn" as they are: the irregular forms of English verbs never meet their
@@ -53,13 +56,13 @@ var verbForms = func() map[string][]string {
 	for _, line := range irregularVerbs {
 		var stems []string
 		for _, w := range strings.Fields(line) {
-			if s := stem(w); !containsString(stems, s) {
+			if s := stem(w); !slices.Contains(stems, s) {
 				stems = append(stems, s)
 			}
 		}
 		for _, s := range stems {
 			for _, o := range stems {
-				if o != s && !containsString(out[s], o) {
+				if o != s && !slices.Contains(out[s], o) {
 					out[s] = append(out[s], o)
 				}
 			}
@@ -67,12 +70,3 @@ var verbForms = func() map[string][]string {
 	}
 	return out
 }()
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
