@@ -23,7 +23,7 @@ type said struct {
 // conversationRecaller stores the messages as the embedder does (one
 // transcript memory each, a second apart, the message before it in its
 // session as its context) and returns a Recaller over them.
-func conversationRecaller(t *testing.T, msgs []said) *recall.Recaller {
+func conversationRecaller(t testing.TB, msgs []said) *recall.Recaller {
 	t.Helper()
 	ctx := context.Background()
 	st, err := local.Open(t.TempDir())

@@ -297,6 +297,13 @@ func (r *Recaller) channels(ctx context.Context, tenant string, query queryVecto
 		if vec, err = query(ctx); err != nil {
 			return nil, nil, nil, err
 		}
+		if noDirection(vec) {
+			lex, err = r.store.SearchText(ctx, store.TextQuery{Tenant: tenant, Text: text, K: r.lexicalK(k), Filter: f})
+			if err != nil {
+				return nil, nil, nil, fmt.Errorf("lexical search: %w", err)
+			}
+			return vec, nil, lex, nil
+		}
 		dense, lex, err = hs.SearchHybrid(ctx, store.HybridQuery{Tenant: tenant, Vector: vec, Text: text, K: k, Filter: f, Chunks: true})
 		if errors.Is(err, store.ErrDimension) {
 			r.denseUnusable(ctx, tenant, err)
@@ -316,6 +323,9 @@ func (r *Recaller) channels(ctx context.Context, tenant string, query queryVecto
 		var err error
 		if vec, err = query(gctx); err != nil {
 			return err
+		}
+		if noDirection(vec) {
+			return nil
 		}
 		dense, err = r.store.Search(gctx, store.Query{Tenant: tenant, Vector: vec, K: k, Filter: f, Chunks: true, Terms: text})
 		if errors.Is(err, store.ErrDimension) {
@@ -339,6 +349,19 @@ func (r *Recaller) channels(ctx context.Context, tenant string, query queryVecto
 		return nil, nil, nil, err
 	}
 	return vec, dense, lex, nil
+}
+
+// noDirection reports whether the model put the query nowhere: a vector of
+// zeros (a remote model's answer to a question of punctuation alone, say).
+// Nothing is nearer to it than anything else, and a store refuses it; the
+// dense channel is then left out and the words alone answer.
+func noDirection(vec []float32) bool {
+	for _, f := range vec {
+		if f != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // lexicalK is how many hits the lexical channel contributes when the dense
