@@ -23,7 +23,7 @@ var whWords = wordSet(`what what's whats which who who's whom whose where where'
 // asksQuestion reports whether the text of a transcript memory asks a
 // question a reply would answer: it ends its last sentence with "?" and
 // holds a question word.
-func asksQuestion(m memory.Memory) bool {
+func asksQuestion(m *memory.Memory) bool {
 	text := strings.TrimSpace(m.Content)
 	if !strings.HasSuffix(text, "?") {
 		return false
@@ -55,7 +55,7 @@ func answersFirst(out []Result) bool {
 	}
 	moved := false
 	for i := range n {
-		q := out[i].Memory
+		q := &out[i].Memory
 		if !q.Transcript() || !asksQuestion(q) {
 			continue
 		}

@@ -31,14 +31,14 @@ func chunkBias(n int) float64 {
 
 // fairCosine is a dense score (the best of m's vector and its chunks')
 // less m's chunk bias.
-func fairCosine(best float64, m memory.Memory) float64 {
+func fairCosine(best float64, m *memory.Memory) float64 {
 	return best - chunkBias(len(m.ChunkVectors))
 }
 
 // bestCosine is what the dense channel would have scored m with: the best
 // cosine of vec with m's vector and its chunk vectors (a long memory is
 // found by its best part; store.Query.Chunks).
-func bestCosine(vec []float32, m memory.Memory) float64 {
+func bestCosine(vec []float32, m *memory.Memory) float64 {
 	best := cosine(vec, m.Vector)
 	for _, c := range m.ChunkVectors {
 		best = max(best, cosine(vec, c))

@@ -38,7 +38,7 @@ func conversationHits(n int) ([]hit, []float32) {
 		m := memory.Memory{ID: fmt.Sprint(i), Session: fmt.Sprint("s", i/20), Content: content, Evidence: prev, Vector: vec(),
 			Tags: []string{memory.TranscriptTag}, Importance: 0.2, CreatedAt: t0.Add(time.Duration(i) * time.Second)}
 		prev = memory.TranscriptContext(content)
-		out[i] = hit{candidate: candidate{mem: m, semantic: rng.Float64(), lexical: rng.Float64(), dense: true}, rel: rng.Float64()}
+		out[i] = hit{candidate: candidate{mem: &m, semantic: rng.Float64(), lexical: rng.Float64(), dense: true}, rel: rng.Float64()}
 	}
 	return out, vec()
 }
@@ -60,7 +60,7 @@ func BenchmarkConversationStages(b *testing.B) {
 	results := make([]Result, len(hits))
 	for i, h := range hits {
 		cands[i] = h.candidate
-		results[i] = Result{Memory: h.mem, Score: h.rel}
+		results[i] = Result{Memory: *h.mem, Score: h.rel}
 	}
 	sortResults(results)
 	b.ReportAllocs()

@@ -16,12 +16,12 @@ func TestFactLeadNeedsRelevance(t *testing.T) {
 	msg := func(id, content string, rel float64) hit {
 		m := memory.Memory{ID: id, Content: content, Layer: memory.LayerBuffer, Importance: 0.2, Confidence: 0.75,
 			Type: memory.TypeEpisode, Tags: []string{memory.TranscriptTag}, ModifiedAt: now}
-		return hit{candidate: candidate{mem: m}, rel: rel}
+		return hit{candidate: candidate{mem: &m}, rel: rel}
 	}
 	fact := func(id, content string, rel float64) hit {
 		m := memory.Memory{ID: id, Content: content, Layer: memory.LayerBuffer, Importance: 0.8, Confidence: 0.9,
 			Type: memory.TypeDecision, ModifiedAt: now}
-		return hit{candidate: candidate{mem: m}, rel: rel}
+		return hit{candidate: candidate{mem: &m}, rel: rel}
 	}
 	answer := msg("m", "Tomas: Yesterday I renewed the TLS certificate of photo-tagger by hand.", 0.90)
 	loose := fact("f", "User upgraded photo-tagger from Python 3.11 to 3.12, CI image included.", 0.47)

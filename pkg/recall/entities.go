@@ -155,7 +155,8 @@ func (r *Recaller) perEntity(ctx context.Context, tenant, query string, vec quer
 		for _, h := range hits {
 			best = math.Max(best, h.Score)
 		}
-		for _, h := range hits {
+		for j := range hits {
+			h := &hits[j]
 			norm := 0.0
 			if best > 0 {
 				norm = h.Score / best
@@ -164,7 +165,7 @@ func (r *Recaller) perEntity(ctx context.Context, tenant, query string, vec quer
 				cands[i].lexical, cands[i].text = math.Max(cands[i].lexical, norm), true
 				continue
 			}
-			cands = append(cands, candidate{mem: h.Memory, semantic: fairCosine(bestCosine(v, h.Memory), h.Memory), lexical: norm, text: true})
+			cands = append(cands, candidate{mem: &h.Memory, semantic: fairCosine(bestCosine(v, &h.Memory), &h.Memory), lexical: norm, text: true})
 			byID[h.Memory.ID] = len(cands) - 1
 		}
 		if events && len(hits) > 0 {

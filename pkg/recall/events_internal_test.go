@@ -52,8 +52,8 @@ func TestLiftEvents(t *testing.T) {
 		}
 		return out
 	}
-	best := []hit{{candidate: candidate{mem: memory.Memory{ID: "e1"}, event: true}}, {candidate: candidate{mem: memory.Memory{ID: "e2"}, event: true}},
-		{candidate: candidate{mem: memory.Memory{ID: "x"}}}}
+	best := []hit{{candidate: candidate{mem: &memory.Memory{ID: "e1"}, event: true}}, {candidate: candidate{mem: &memory.Memory{ID: "e2"}, event: true}},
+		{candidate: candidate{mem: &memory.Memory{ID: "x"}}}}
 	got := ids(liftEvents(results("a", "b", "e1", "c", "e2", "d"), best))
 	if want := []string{"e1", "e2", "a", "b", "c", "d"}; !slices.Equal(got, want) {
 		t.Errorf("both below: %v, want %v", got, want)

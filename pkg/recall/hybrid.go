@@ -22,12 +22,12 @@ import (
 // signals: every candidate gets a cosine (computed from its stored vector
 // when the dense channel missed it) and a normalised BM25 score.
 type candidate struct {
-	mem      memory.Memory
-	semantic float64 // cosine similarity
-	lexical  float64 // BM25 / best BM25 of the query, in [0, 1]
-	dense    bool    // found by the dense channel
-	text     bool    // found by the lexical channel
-	timed    bool    // found by the time channel (timechannel.go)
+	mem      *memory.Memory // the store hit's, shared by every copy of the candidate
+	semantic float64        // cosine similarity
+	lexical  float64        // BM25 / best BM25 of the query, in [0, 1]
+	dense    bool           // found by the dense channel
+	text     bool           // found by the lexical channel
+	timed    bool           // found by the time channel (timechannel.go)
 	// event: the best lexical hit of one of the events a question compares
 	// in time (events.go), lifted into the first results.
 	event bool
@@ -78,8 +78,9 @@ func (r *Recaller) retrieve(ctx context.Context, tenant string, query queryVecto
 	}
 	byID := make(map[string]*candidate, len(dense)+len(lex))
 	out := make([]candidate, 0, len(dense)+len(lex))
-	for _, h := range dense {
-		out = append(out, candidate{mem: h.Memory, semantic: fairCosine(h.Score, h.Memory), dense: true, terms: h.Terms})
+	for i := range dense {
+		h := &dense[i]
+		out = append(out, candidate{mem: &h.Memory, semantic: fairCosine(h.Score, &h.Memory), dense: true, terms: h.Terms})
 	}
 	for i := range out {
 		byID[out[i].mem.ID] = &out[i]
@@ -88,7 +89,8 @@ func (r *Recaller) retrieve(ctx context.Context, tenant string, query queryVecto
 	for _, h := range lex {
 		best = math.Max(best, h.Score)
 	}
-	for _, h := range lex {
+	for i := range lex {
+		h := &lex[i]
 		norm := 0.0
 		if best > 0 {
 			norm = h.Score / best
@@ -97,7 +99,7 @@ func (r *Recaller) retrieve(ctx context.Context, tenant string, query queryVecto
 			c.lexical, c.text = norm, true
 			continue
 		}
-		out = append(out, candidate{mem: h.Memory, semantic: fairCosine(bestCosine(vec, h.Memory), h.Memory), lexical: norm, text: true})
+		out = append(out, candidate{mem: &h.Memory, semantic: fairCosine(bestCosine(vec, &h.Memory), &h.Memory), lexical: norm, text: true})
 		byID[h.Memory.ID] = &out[len(out)-1]
 	}
 	if channelsApart(dense, lex) || subjectCaptured(text, dense, lex) {
@@ -169,7 +171,7 @@ func subjectCaptured(query string, dense, lex []store.Hit) bool {
 		return false
 	}
 	// Each memory's words are read once, whatever the number of terms.
-	held := func(m memory.Memory) map[string]bool {
+	held := func(m *memory.Memory) map[string]bool {
 		in := map[string]bool{}
 		lexical.AnyTerm(saidText(m), func(u string) bool {
 			if slices.Contains(terms, u) {
@@ -179,10 +181,10 @@ func subjectCaptured(query string, dense, lex []store.Hit) bool {
 		})
 		return in
 	}
-	best := held(lex[0].Memory)
+	best := held(&lex[0].Memory)
 	count := map[string]int{}
-	for _, h := range dense[:apartTop] {
-		for t := range held(h.Memory) {
+	for i := range dense[:apartTop] {
+		for t := range held(&dense[i].Memory) {
 			count[t]++
 		}
 	}

@@ -58,7 +58,7 @@ func wordSet(words string) map[string]bool {
 
 // informationPrior is m's information factor in [infoFloor, 1]: see the
 // constants above.
-func informationPrior(m memory.Memory) float64 {
+func informationPrior(m *memory.Memory) float64 {
 	n := informativeTerms(m.Content)
 	return infoFloor + (1-infoFloor)*(1-math.Exp(-n/infoScale))
 }

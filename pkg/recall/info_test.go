@@ -10,7 +10,7 @@ import (
 )
 
 func TestInformationPrior(t *testing.T) {
-	prior := func(content string) float64 { return informationPrior(memory.Memory{Content: content}) }
+	prior := func(content string) float64 { return informationPrior(&memory.Memory{Content: content}) }
 	generic := []string{"That's for sure!", "Hey, what's up?", "Wow, thanks!", "Yeah, totally."}
 	specific := []string{
 		"I adopted a beagle named Max from the shelter on Elm Street last spring.",
@@ -61,7 +61,7 @@ func TestRankPrefersSpecific(t *testing.T) {
 	r := &Recaller{cfg: Config{}.withDefaults(), now: func() time.Time { return now }}
 	mk := func(id, content string, rel float64) hit {
 		m := memory.Memory{ID: id, Content: content, Layer: memory.LayerWorking, Importance: 0.5, ModifiedAt: now}
-		return hit{candidate: candidate{mem: m}, rel: rel}
+		return hit{candidate: candidate{mem: &m}, rel: rel}
 	}
 	specific := mk("s", "Melanie signed up for a pottery class at the community center in July.", 0.55)
 	res := r.rank([]hit{mk("g", "That's for sure!", 0.60), specific}, Request{})

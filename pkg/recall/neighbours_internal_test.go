@@ -15,7 +15,7 @@ import (
 func TestNeighboursTwoTurnsAway(t *testing.T) {
 	t0 := time.Date(2025, 1, 1, 10, 0, 0, 0, time.UTC)
 	turn := func(session string, sec int) candidate {
-		return candidate{mem: memory.Memory{Session: session, CreatedAt: t0.Add(time.Duration(sec) * time.Second)}}
+		return candidate{mem: &memory.Memory{Session: session, CreatedAt: t0.Add(time.Duration(sec) * time.Second)}}
 	}
 	cands := []candidate{turn("s1", 0), turn("s1", 1), turn("s1", 2), turn("s1", 3), turn("s1", 4), turn("s2", 2)}
 	rels := []float64{0.1, 0.1, 0.9, 0.1, 0.1, 0.1}
@@ -47,7 +47,7 @@ func TestSpeakerOf(t *testing.T) {
 		{tr("two\nlines: x"), ""},
 		{memory.Memory{Content: "Ann: a fact, not a turn"}, ""},
 	} {
-		if got := speakerOf(tc.m); got != tc.want {
+		if got := speakerOf(&tc.m); got != tc.want {
 			t.Errorf("speakerOf(%q) = %q, want %q", tc.m.Content, got, tc.want)
 		}
 	}
@@ -63,7 +63,7 @@ func TestAsksQuestion(t *testing.T) {
 		"Bob: where (I wonder) is it now ?": true,
 	} {
 		m := memory.Memory{Content: text, Tags: []string{memory.TranscriptTag}}
-		if got := asksQuestion(m); got != want {
+		if got := asksQuestion(&m); got != want {
 			t.Errorf("asksQuestion(%q) = %v, want %v", text, got, want)
 		}
 	}
@@ -74,7 +74,7 @@ func TestAsksQuestion(t *testing.T) {
 // query with the normalised sum of the two vectors (the context weighted).
 func TestInContext(t *testing.T) {
 	tr := func(session, content, evidence string, v []float32, sem float64) candidate {
-		return candidate{mem: memory.Memory{Session: session, Content: content, Evidence: evidence, Vector: v,
+		return candidate{mem: &memory.Memory{Session: session, Content: content, Evidence: evidence, Vector: v,
 			Tags: []string{memory.TranscriptTag}}, semantic: sem}
 	}
 	q := []float32{1, 0, 0}

@@ -10,7 +10,7 @@ import (
 	"log/slog"
 	"math"
 	"slices"
-	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -347,7 +347,7 @@ func (r *Recaller) rank(hits []hit, req Request) []Result {
 		speaker := speakers.factor(m)
 		info := informationPrior(m)
 		score := math.Min(1, (0.6*rel+0.2*m.Importance+0.2*recency)*bonus) * confFactor * channel * damp * info * speaker
-		res := Result{Memory: m, Score: score, Relevance: rel, Semantic: h.semantic, Lexical: h.lexical,
+		res := Result{Memory: *m, Score: score, Relevance: rel, Semantic: h.semantic, Lexical: h.lexical,
 			Importance: m.Importance, Recency: recency, LayerBonus: bonus, Confidence: confFactor, Channel: channel, Dampening: damp, Information: info,
 			Expanded: h.expansion != "", ExpandedQuery: h.expansion}
 		if speaker != 1 {
@@ -362,14 +362,47 @@ func (r *Recaller) rank(hits []hit, req Request) []Result {
 	return out
 }
 
-// sortResults orders by score, then id, so equal scores rank stably.
+// sortResults orders by score, then id, so equal scores rank stably. A
+// Result is most of a kilobyte: the sort moves their indices, and each
+// result then moves once, following the permutation's cycles.
 func sortResults(out []Result) {
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Score != out[j].Score {
-			return out[i].Score > out[j].Score
+	order := make([]int32, len(out))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int {
+		x, y := &out[a], &out[b]
+		if x.Score != y.Score {
+			if x.Score > y.Score {
+				return -1
+			}
+			return 1
 		}
-		return out[i].Memory.ID < out[j].Memory.ID
+		return strings.Compare(x.Memory.ID, y.Memory.ID)
 	})
+	permute(out, order)
+}
+
+// permute puts out[order[i]] at i for every i, in place; order is
+// consumed (each entry set to its own index once placed).
+func permute(out []Result, order []int32) {
+	for i := range order {
+		if int(order[i]) == i {
+			continue
+		}
+		held := out[i]
+		j := i
+		for {
+			k := int(order[j])
+			order[j] = int32(j)
+			if k == i {
+				out[j] = held
+				break
+			}
+			out[j] = out[k]
+			j = k
+		}
+	}
 }
 
 // capPerDomain picks total results in score order, with each domain's first

@@ -39,8 +39,8 @@ func TestRelevanceRules(t *testing.T) {
 	if lexOnly > 0.8*0.25+1e-9 {
 		t.Fatalf("lexical-only hit without semantic support = %v, want capped at %v", lexOnly, 0.2)
 	}
-	withTerm := relevance(candidate{semantic: 0.5, dense: true, mem: memory.Memory{Content: "indent with tabs"}}, w, terms)
-	without := relevance(candidate{semantic: 0.5, dense: true, mem: memory.Memory{Content: "use tabs"}}, w, terms)
+	withTerm := relevance(candidate{semantic: 0.5, dense: true, mem: &memory.Memory{Content: "indent with tabs"}}, w, terms)
+	without := relevance(candidate{semantic: 0.5, dense: true, mem: &memory.Memory{Content: "use tabs"}}, w, terms)
 	if math.Abs(without-withTerm*0.7) > 1e-9 {
 		t.Fatalf("keyword affinity: %v vs %v, want a 0.7 penalty", without, withTerm)
 	}
@@ -49,7 +49,7 @@ func TestRelevanceRules(t *testing.T) {
 func TestSmoothNeighbours(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	mk := func(session string, ts time.Time) candidate {
-		return candidate{mem: memory.Memory{Session: session, CreatedAt: ts}}
+		return candidate{mem: &memory.Memory{Session: session, CreatedAt: ts}}
 	}
 	cands := []candidate{
 		mk("s1", t0),                    // the question that matches

@@ -57,7 +57,7 @@ const maxSpeakerChars = 48
 
 // speakerOf is the speaker of a transcript memory ("Ann" for "Ann: hi"),
 // "" for any other memory.
-func speakerOf(m memory.Memory) string {
+func speakerOf(m *memory.Memory) string {
 	if !m.Transcript() {
 		return ""
 	}
@@ -74,7 +74,7 @@ func speakerOf(m memory.Memory) string {
 
 // saidText is what a memory says: a transcript memory's content without
 // its "speaker: " prefix, any other memory's content.
-func saidText(m memory.Memory) string {
+func saidText(m *memory.Memory) string {
 	if sp := speakerOf(m); sp != "" {
 		return m.Content[len(sp)+2:]
 	}
@@ -159,7 +159,7 @@ func byPerson(words map[string]bool, speakers map[string]bool, roles map[string]
 
 // factor is what m's score is multiplied by: 1 unless m is a turn of a
 // speaker the query does not name while it names another.
-func (f *speakerFocus) factor(m memory.Memory) float64 {
+func (f *speakerFocus) factor(m *memory.Memory) float64 {
 	if f == nil {
 		return 1
 	}

@@ -113,7 +113,8 @@ func (r *Recaller) addTimeHits(ctx context.Context, tenant string, vec queryVect
 	for i, c := range cands {
 		at[c.mem.ID] = i
 	}
-	for _, h := range hits {
+	for j := range hits {
+		h := &hits[j]
 		if keep != nil && !keep(h.Memory) {
 			continue
 		}
@@ -125,7 +126,7 @@ func (r *Recaller) addTimeHits(ctx context.Context, tenant string, vec queryVect
 			cands[i].timed, cands[i].lexical = true, max(cands[i].lexical, lex)
 			continue
 		}
-		cands = append(cands, candidate{mem: h.Memory, semantic: h.Score, lexical: lex, dense: true, timed: true})
+		cands = append(cands, candidate{mem: &h.Memory, semantic: h.Score, lexical: lex, dense: true, timed: true})
 	}
 	return cands, nil
 }

@@ -231,7 +231,7 @@ func newTimeRank(req Request, hits []hit) *timeRank {
 // distance. For a question about an event or the past (not currentState)
 // it is 1 for every memory: when a memory was written or used says nothing
 // about whether it answers.
-func (tr *timeRank) recency(m memory.Memory) float64 {
+func (tr *timeRank) recency(m *memory.Memory) float64 {
 	if !tr.currentState() {
 		return 1
 	}
@@ -443,7 +443,7 @@ func competing(a, b memory.Memory) bool {
 		}
 		// A reply to a message announcing a change carries it ("Reasonable.
 		// The new config: …" after "I raised the timeout to 30s").
-		if speakerOf(a) != speakerOf(b) || !saysChange(newer.Content) && !saysChange(newer.Evidence) {
+		if speakerOf(&a) != speakerOf(&b) || !saysChange(newer.Content) && !saysChange(newer.Evidence) {
 			return false
 		}
 		limit = transcriptConflictCosine

@@ -126,10 +126,10 @@ func TestTranscriptsAgeSlower(t *testing.T) {
 	fact := memory.Memory{CreatedAt: at, ModifiedAt: at}
 	turn := fact
 	turn.Tags = []string{memory.TranscriptTag}
-	if got, want := tr.recency(fact), math.Exp(-2); math.Abs(got-want) > 1e-9 {
+	if got, want := tr.recency(&fact), math.Exp(-2); math.Abs(got-want) > 1e-9 {
 		t.Fatalf("fact recency %v, want %v", got, want)
 	}
-	if got, want := tr.recency(turn), math.Exp(-2.0/transcriptAgeing); math.Abs(got-want) > 1e-9 {
+	if got, want := tr.recency(&turn), math.Exp(-2.0/transcriptAgeing); math.Abs(got-want) > 1e-9 {
 		t.Fatalf("turn recency %v, want %v", got, want)
 	}
 }
