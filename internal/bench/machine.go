@@ -50,6 +50,54 @@ func procStatusMB(field string) (float64, error) {
 	return 0, fmt.Errorf("no %s in /proc/self/status", field)
 }
 
+// cpuTicks are the machine's CPU time counters (the first line of
+// /proc/stat, in ticks): all of them, and steal, the time the hypervisor
+// ran other guests on this guest's CPUs.
+type cpuTicks struct{ total, steal uint64 }
+
+// readCPUTicks reads the counters; zero where /proc/stat is missing.
+func readCPUTicks() cpuTicks {
+	data, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return cpuTicks{}
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	fields := strings.Fields(line)
+	if len(fields) < 9 || fields[0] != "cpu" {
+		return cpuTicks{}
+	}
+	var t cpuTicks
+	// user nice system idle iowait irq softirq steal [guest guest_nice]:
+	// guest time is already counted in user.
+	for i, f := range fields[1:9] {
+		v, err := strconv.ParseUint(f, 10, 64)
+		if err != nil {
+			return cpuTicks{}
+		}
+		t.total += v
+		if i == 7 {
+			t.steal = v
+		}
+	}
+	return t
+}
+
+// since is the counters' growth from before.
+func (t cpuTicks) since(before cpuTicks) cpuTicks {
+	if t.total < before.total || t.steal < before.steal {
+		return cpuTicks{}
+	}
+	return cpuTicks{total: t.total - before.total, steal: t.steal - before.steal}
+}
+
+// stealShare is steal over all ticks, 0 when none passed.
+func (t cpuTicks) stealShare() float64 {
+	if t.total == 0 {
+		return 0
+	}
+	return float64(t.steal) / float64(t.total)
+}
+
 // Machine is what every benchmark records about where it ran.
 type Machine struct {
 	CPU        string  `json:"cpu"`

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/recollect-dev/recollect/internal/cputime"
 	"github.com/recollect-dev/recollect/pkg/app"
 )
 
@@ -36,6 +37,14 @@ type RecallResult struct {
 	QPS             float64 `json:"qps"`
 	ConcurrentP50Ms float64 `json:"concurrent_p50_ms"`
 	ConcurrentP99Ms float64 `json:"concurrent_p99_ms"`
+	// CPUMsPerRecall is the process's CPU time (user and system) over the
+	// concurrent phase per recall, the clients' side (HTTP and JSON)
+	// included: on a shared machine it moves less with the neighbours'
+	// load than QPS, which also counts the wait for a core. StealShare is
+	// the share of the machine's CPU time the hypervisor gave to other
+	// guests meanwhile (/proc/stat; 0 where unknown).
+	CPUMsPerRecall float64 `json:"cpu_ms_per_recall,omitempty"`
+	StealShare     float64 `json:"steal_share"`
 	// LearnWait* measure POST /v1/memories with wait=true, one client, after
 	// the recall runs: the time until the memory is stored and answered.
 	LearnWaits       int     `json:"learn_waits,omitempty"`
@@ -122,14 +131,17 @@ func BenchRecall(ctx context.Context, opt RecallOptions) (RecallResult, error) {
 	if err != nil {
 		return RecallResult{}, err
 	}
+	cpu0, ticks0 := cputime.Process(), readCPUTicks()
 	lat, took, err := sendRecalls(ctx, client, url, bodies[opt.SingleQueries:], opt.Clients)
 	if err != nil {
 		return RecallResult{}, err
 	}
+	cpu, ticks := cputime.Process()-cpu0, readCPUTicks().since(ticks0)
 	res := RecallResult{Memories: opt.Memories, Tenants: opt.Tenants, Queries: opt.Queries, Clients: opt.Clients, Concurrency: opt.Clients, K: opt.K, Vectors: opt.Vectors,
 		P50Ms: percentile(single, 50), P99Ms: percentile(single, 99), QPS: float64(opt.Queries) / took.Seconds(),
 		ConcurrentP50Ms: percentile(lat, 50), ConcurrentP99Ms: percentile(lat, 99), Candidates: cfg.Recall.Candidates,
-		Note: recallNote, GOMAXPROCS: runtime.GOMAXPROCS(0), CPUs: runtime.NumCPU()}
+		Note: recallNote, GOMAXPROCS: runtime.GOMAXPROCS(0), CPUs: runtime.NumCPU(),
+		CPUMsPerRecall: float64(cpu) / float64(time.Millisecond) / float64(opt.Queries), StealShare: ticks.stealShare()}
 	if opt.LearnWaits > 0 {
 		learns, err := sendLearns(ctx, client, a.Web().URL()+"/v1/memories", c, opt.Memories, opt.LearnWaits)
 		if err != nil {

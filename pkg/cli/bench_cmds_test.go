@@ -140,6 +140,12 @@ func TestBenchRecallCommand(t *testing.T) {
 		t.Errorf("memories, clients, concurrency, queries, learn_waits = %v, %v, %v, %v, %v",
 			res["memories"], res["clients"], res["concurrency"], res["queries"], res["learn_waits"])
 	}
+	if runtime.GOOS == "linux" {
+		positive(t, res, "cpu_ms_per_recall") // the process's CPU time over the concurrent phase
+	}
+	if s, ok := res["steal_share"].(float64); !ok || s < 0 || s > 1 {
+		t.Errorf("steal_share = %v, want a share in [0, 1]", res["steal_share"])
+	}
 	p50, _ := res["learn_wait_p50_ms"].(float64)
 	if p99, _ := res["learn_wait_p99_ms"].(float64); p99 < p50 {
 		t.Errorf("learn wait p99 %v below p50 %v", res["learn_wait_p99_ms"], res["learn_wait_p50_ms"])
