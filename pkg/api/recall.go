@@ -53,6 +53,11 @@ type RecallResult struct {
 	// Speaker multiplies the score of a conversation turn said by someone
 	// other than the person the question is about (below 1); absent: 1.
 	Speaker float64 `json:"speaker_factor,omitempty"`
+	// Name multiplies the score of a memory naming something (a
+	// capitalised word that is neither the question's nor a speaker's) for
+	// a question asking what or which kind of named thing (city, book,
+	// band, …); absent: 1.
+	Name float64 `json:"name_factor,omitempty"`
 }
 
 // RecallStep reports one LLM step of a recall: whether it changed the answer,

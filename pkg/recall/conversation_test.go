@@ -167,3 +167,34 @@ func TestFirstPersonFindsANamedUser(t *testing.T) {
 		t.Errorf("second person: ranking = %v, want the helper's turn (the assistant's) first", got)
 	}
 }
+
+// TestNamedAnswerFirst: asked which city, the turn naming one ranks above
+// a turn the words rank higher that names none, and says why
+// (name_factor); the other turn carries no factor.
+func TestNamedAnswerFirst(t *testing.T) {
+	msgs := append(filler(30),
+		said{id: "plan", session: "s1", line: "Tim: for the trip I would suggest an old town, it is magical"},
+		said{id: "city", session: "s2", line: "Tim: for the trip I would suggest Edinburgh, it is magical"},
+	)
+	r := conversationRecaller(t, msgs)
+	got, resp := recallIDs(t, r, "What city would Tim suggest for the trip?")
+	if len(got) < 2 || got[0] != "city" {
+		t.Fatalf("ranking %v, want the turn naming a city first", got)
+	}
+	for _, res := range resp.Memories {
+		switch res.Memory.ID {
+		case "city":
+			if res.Name != 1.2 {
+				t.Errorf("name_factor of the naming turn = %v, want 1.2", res.Name)
+			}
+		case "plan":
+			if res.Name != 0 {
+				t.Errorf("name_factor of a turn naming nothing = %v, want none", res.Name)
+			}
+		}
+	}
+	// The same turns asked about without a kind of name: the words decide.
+	if got, _ := recallIDs(t, r, "What would Tim suggest for the trip?"); len(got) < 2 || got[0] != "plan" {
+		t.Fatalf("ranking %v for a question asking for no name, want the turn with more of its words first", got)
+	}
+}

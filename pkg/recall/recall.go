@@ -322,6 +322,7 @@ func (r *Recaller) rank(hits []hit, req Request) []Result {
 	}
 	rels = smoothNeighbours(cands, rels)
 	speakers := newSpeakerFocus(req.Query, hits)
+	names := newNameFocus(req.Query, hits)
 	out := make([]Result, 0, len(hits))
 	for i, h := range hits {
 		rel := rels[i]
@@ -346,12 +347,16 @@ func (r *Recaller) rank(hits []hit, req Request) []Result {
 		}
 		speaker := speakers.factor(m)
 		info := informationPrior(m)
-		score := math.Min(1, (0.6*rel+0.2*m.Importance+0.2*recency)*bonus) * confFactor * channel * damp * info * speaker
+		name := names.factor(m)
+		score := math.Min(1, (0.6*rel+0.2*m.Importance+0.2*recency)*bonus) * confFactor * channel * damp * info * speaker * name
 		res := Result{Memory: *m, Score: score, Relevance: rel, Semantic: h.semantic, Lexical: h.lexical,
 			Importance: m.Importance, Recency: recency, LayerBonus: bonus, Confidence: confFactor, Channel: channel, Dampening: damp, Information: info,
 			Expanded: h.expansion != "", ExpandedQuery: h.expansion}
 		if speaker != 1 {
 			res.Speaker = speaker
+		}
+		if name != 1 {
+			res.Name = name
 		}
 		out = append(out, res)
 	}

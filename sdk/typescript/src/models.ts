@@ -301,6 +301,7 @@ export interface RecallResult {
   mentions_time?: boolean;
   outranked_by?: string;
   speaker_factor?: number;
+  name_factor?: number;
 }
 
 export interface TimeWindow {

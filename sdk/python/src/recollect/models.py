@@ -390,6 +390,7 @@ class RecallResult:
     mentions_time: bool = False
     outranked_by: str = ""
     speaker_factor: Optional[float] = None
+    name_factor: Optional[float] = None
 
 
 @dataclass
