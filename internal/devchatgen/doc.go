@@ -16,3 +16,4 @@ package devchatgen
 //go:generate go run ./gen -out ../../testdata/devchat/devchat.json.gz
 //go:generate go run ./gen -classes -out ../../testdata/devchat/devchat-classes.json.gz
 //go:generate go run ./gen -aliases -out ../../testdata/devchat/devchat-aliases.json.gz
+//go:generate go run ./gen -names -out ../../testdata/devchat/devchat-names.json.gz

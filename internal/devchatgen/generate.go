@@ -25,6 +25,9 @@ type Options struct {
 	// Aliases plants pets and relatives known by name and by word
 	// (aliases.go): the devchat-aliases set.
 	Aliases bool
+	// Names plants suggestions of named things (names.go): the
+	// devchat-names set.
+	Names bool
 }
 
 // DefaultOptions are the committed set's.
@@ -44,6 +47,13 @@ func ClassesOptions() Options {
 func AliasesOptions() Options {
 	o := DefaultOptions()
 	o.Seed, o.Aliases = 20261128, true
+	return o
+}
+
+// NamesOptions are the committed devchat-names set's.
+func NamesOptions() Options {
+	o := DefaultOptions()
+	o.Seed, o.Names = 20261129, true
 	return o
 }
 
@@ -73,6 +83,9 @@ func Generate(o Options) (*eval.DevChat, error) {
 	}
 	if o.Aliases {
 		name = "devchat-aliases"
+	}
+	if o.Names {
+		name = "devchat-names"
 	}
 	set := &eval.DevChat{Name: name, Version: 1, Seed: o.Seed, Anchor: o.Anchor,
 		Generator: "github.com/recollect-dev/recollect/internal/devchatgen", License: "Apache-2.0"}
@@ -137,6 +150,7 @@ type convGen struct {
 	facts    []*placedFact
 	cls      *classes     // nil unless Options.Classes
 	aliases  []*aliasFact // Options.Aliases
+	names    []*namedFact // Options.Names
 }
 
 func (g *convGen) build() (eval.DevChatConversation, error) {
@@ -151,6 +165,9 @@ func (g *convGen) build() (eval.DevChatConversation, error) {
 	}
 	if g.o.Aliases {
 		g.planAliases()
+	}
+	if g.o.Names {
+		g.planNames()
 	}
 	c := eval.DevChatConversation{ID: g.id, User: g.user, Assistant: assistantName}
 	for _, p := range g.projects {

@@ -27,7 +27,7 @@ func generate(t *testing.T, o Options) (*eval.DevChat, []byte) {
 }
 
 func TestGenerateIsDeterministic(t *testing.T) {
-	for _, o := range []Options{DefaultOptions(), ClassesOptions(), AliasesOptions()} {
+	for _, o := range []Options{DefaultOptions(), ClassesOptions(), AliasesOptions(), NamesOptions()} {
 		_, a := generate(t, o)
 		_, b := generate(t, o)
 		if !bytes.Equal(a, b) {
@@ -44,7 +44,7 @@ func TestGenerateIsDeterministic(t *testing.T) {
 // (run go generate ./internal/devchatgen after changing it).
 func TestCommittedSetIsCurrent(t *testing.T) {
 	for file, o := range map[string]Options{"devchat.json.gz": DefaultOptions(), "devchat-classes.json.gz": ClassesOptions(),
-		"devchat-aliases.json.gz": AliasesOptions()} {
+		"devchat-aliases.json.gz": AliasesOptions(), "devchat-names.json.gz": NamesOptions()} {
 		f, err := os.Open("../../testdata/devchat/" + file)
 		if err != nil {
 			t.Fatal(err)
@@ -71,6 +71,7 @@ func TestGeneratedSetShape(t *testing.T) {
 	t.Run("devchat", func(t *testing.T) { checkShape(t, DefaultOptions()) })
 	t.Run("classes", func(t *testing.T) { checkShape(t, ClassesOptions()) })
 	t.Run("aliases", func(t *testing.T) { checkShape(t, AliasesOptions()) })
+	t.Run("names", func(t *testing.T) { checkShape(t, NamesOptions()) })
 }
 
 func checkShape(t *testing.T, o Options) {
@@ -112,6 +113,12 @@ func checkShape(t *testing.T, o Options) {
 		if cat == CategoryAlias {
 			if o.Aliases != (cats[cat] >= 20) {
 				t.Errorf("category %s has %d questions (aliases planted: %v)", cat, cats[cat], o.Aliases)
+			}
+			continue
+		}
+		if cat == CategoryNamed {
+			if o.Names != (cats[cat] >= 20) {
+				t.Errorf("category %s has %d questions (suggestions planted: %v)", cat, cats[cat], o.Names)
 			}
 			continue
 		}

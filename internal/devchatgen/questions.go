@@ -113,6 +113,9 @@ func (g *convGen) questions(c *eval.DevChatConversation) ([]eval.DevChatQuestion
 	if err := g.aliasQuestions(holding, add); err != nil {
 		return nil, err
 	}
+	if err := g.namedQuestions(holding, add); err != nil {
+		return nil, err
+	}
 	return qs, nil
 }
 

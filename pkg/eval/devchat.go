@@ -72,9 +72,10 @@ type DevChatQuestion struct {
 // threads, an event asked about by its date when the evidence names only a
 // relative day, the order of two events, two people or projects at once.
 // "alias" asks about pets and relatives by name or by word (the
-// devchat-aliases set).
+// devchat-aliases set); "named" which city, book, conference, restaurant
+// or language was suggested (the devchat-names set).
 var DevChatCategories = []string{"fact", "multi-session", "update", "temporal", "code", "preference",
-	"short-fact", "thread-update", "date-anchored", "event-order", "multi-entity", "alias"}
+	"short-fact", "thread-update", "date-anchored", "event-order", "multi-entity", "alias", "named"}
 
 // UpdateCategory is the category whose questions list stale evidence.
 const UpdateCategory = "update"

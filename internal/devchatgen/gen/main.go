@@ -19,8 +19,12 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "-aliases" {
 		o = devchatgen.AliasesOptions()
 	}
+	if len(os.Args) > 1 && os.Args[1] == "-names" {
+		o = devchatgen.NamesOptions()
+	}
 	flag.Bool("classes", false, "the devchat-classes set (issue 21's classes as well); must come first")
 	flag.Bool("aliases", false, "the devchat-aliases set (pets and relatives by name and by word); must come first")
+	flag.Bool("names", false, "the devchat-names set (suggested cities, books, conferences, restaurants, languages); must come first")
 	out := flag.String("out", "devchat.json.gz", "file to write (gzip-compressed JSON)")
 	flag.Uint64Var(&o.Seed, "seed", o.Seed, "random seed")
 	flag.IntVar(&o.Conversations, "conversations", o.Conversations, "conversations to generate")
