@@ -31,9 +31,10 @@ var fuzzConversation = []said{
 // *memory.FieldError naming the field); its answer holds at most k
 // results, each a stored memory once. The stages that read the question
 // (entity split, compared events, dates, speakers, irregular verbs, the
-// subject check) each turned words into searches; one of them once ran an
-// empty search and failed the recall (TestRecallComparedEventsWithoutOwnWords).
-// Seeds: testdata/fuzz/FuzzRecallQuery.
+// subject check, names) turn its words into searches and factors; one of
+// them once ran an empty search and failed the recall
+// (TestRecallComparedEventsWithoutOwnWords). The seeds below run with
+// every go test; go test -fuzz FuzzRecallQuery explores from them.
 func FuzzRecallQuery(f *testing.F) {
 	for _, q := range []string{
 		"What pets do Anna and Ben have?",
@@ -44,6 +45,8 @@ func FuzzRecallQuery(f *testing.F) {
 		"What did I say last Friday about Biscuit?",
 		"How long ago did Ben run a marathon?",
 		"What has Ben been drawing?",
+		"Which city did Anna visit before the concert in June?",
+		"What books has Ben read, and which language is Rome's?",
 		"How did we fix the import cycle in billing-worker?",
 		"Was the before earlier than the after?",
 		"which came first: or",
