@@ -275,7 +275,7 @@ func (tr *timeRank) applyAll(out []Result, depth int) {
 	eventText := make([]string, len(out))
 	lower := make([]float64, len(out))
 	for i := range out {
-		m := out[i].Memory
+		m := &out[i].Memory
 		when := 1.0
 		if tr.q.AsksWhen && temporal.Mentions(m.Content) {
 			out[i].MentionsTime = true
@@ -295,7 +295,7 @@ func (tr *timeRank) applyAll(out []Result, depth int) {
 		match, text := event[i], eventText[i]
 		upper := out[i].Score * out[i].TimeFactor * (1 + windowBoost*maxConf)
 		if len(tr.windows) > 0 && match < maxConf && upper >= threshold {
-			if own, w := tr.contentMatch(out[i].Memory); own > match {
+			if own, w := tr.contentMatch(&out[i].Memory); own > match {
 				match, text = own, w
 			}
 		}
@@ -309,7 +309,7 @@ func (tr *timeRank) applyAll(out []Result, depth int) {
 
 // eventMatch is the best match, in [0, 1], of the memory's event time with
 // the query's windows (confidence times closeness), and that window's words.
-func (tr *timeRank) eventMatch(m memory.Memory) (float64, string) {
+func (tr *timeRank) eventMatch(m *memory.Memory) (float64, string) {
 	best, text := 0.0, ""
 	at := temporal.Window{From: m.CreatedAt, To: m.CreatedAt.Add(time.Nanosecond)}
 	for _, w := range tr.windows {
@@ -323,7 +323,7 @@ func (tr *timeRank) eventMatch(m memory.Memory) (float64, string) {
 // contentMatch is the best match of the windows the memory's content names
 // relative to its event time ("yesterday" in a memory of 8 May is 7 May)
 // with the query's windows.
-func (tr *timeRank) contentMatch(m memory.Memory) (float64, string) {
+func (tr *timeRank) contentMatch(m *memory.Memory) (float64, string) {
 	if !temporal.Mentions(m.Content) {
 		return 0, ""
 	}
@@ -384,7 +384,7 @@ func (tr *timeRank) newerWins(out []Result) bool {
 			continue
 		}
 		for j := i + 1; j < n; j++ {
-			if moved[j] || !out[j].Memory.CreatedAt.After(out[i].Memory.CreatedAt) || !competing(out[i].Memory, out[j].Memory) {
+			if moved[j] || !out[j].Memory.CreatedAt.After(out[i].Memory.CreatedAt) || !competing(&out[i].Memory, &out[j].Memory) {
 				continue
 			}
 			out[j].Score = math.Nextafter(out[i].Score, math.Inf(1))
@@ -428,7 +428,7 @@ func (tr *timeRank) namedWindow() bool {
 // of a session has the session's); they compete when one speaker said
 // both, the newer says that something changed, and they are similar
 // (transcriptConflictCosine) with such a verdict.
-func competing(a, b memory.Memory) bool {
+func competing(a, b *memory.Memory) bool {
 	if a.Subject != b.Subject || a.CreatedAt.Equal(b.CreatedAt) {
 		return false
 	}
@@ -443,7 +443,7 @@ func competing(a, b memory.Memory) bool {
 		}
 		// A reply to a message announcing a change carries it ("Reasonable.
 		// The new config: …" after "I raised the timeout to 30s").
-		if speakerOf(&a) != speakerOf(&b) || !saysChange(newer.Content) && !saysChange(newer.Evidence) {
+		if speakerOf(a) != speakerOf(b) || !saysChange(newer.Content) && !saysChange(newer.Evidence) {
 			return false
 		}
 		limit = transcriptConflictCosine

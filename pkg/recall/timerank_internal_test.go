@@ -31,7 +31,7 @@ func TestCompeting(t *testing.T) {
 		{"other subject", mk("test coverage is 65%", "a", "k", vec, 0), mk("test coverage is 78%", "b", "k", vec, 3), false},
 		{"same time", mk("test coverage is 65%", "", "k", vec, 0), mk("test coverage is 78%", "", "k", vec, 0), false},
 	} {
-		if got := competing(tc.a, tc.b); got != tc.want {
+		if got := competing(&tc.a, &tc.b); got != tc.want {
 			t.Errorf("%s: competing = %v, want %v", tc.name, got, tc.want)
 		}
 	}
@@ -110,7 +110,7 @@ func TestCompetingTurns(t *testing.T) {
 			return m
 		}(), true},
 	} {
-		if got := competing(older, tc.newer); got != tc.want {
+		if got := competing(&older, &tc.newer); got != tc.want {
 			t.Errorf("%s: competing = %v, want %v", tc.name, got, tc.want)
 		}
 	}
