@@ -309,6 +309,12 @@ func (c *Consolidator) Epoch(ctx context.Context, tenant, id string, progress fu
 		return memory.ConsolidatedEvent{}, err
 	}
 	defer func() { _ = lease.Release(context.WithoutCancel(ctx)) }()
+	// The lease is renewed in the background, not only between phases: a
+	// phase longer than the lease's ttl (a big tenant, a starved machine)
+	// let another delivery take the tenant, and each try, resumed from the
+	// start, lost the lease again.
+	ctx, stopKeep := lock.Keep(ctx, lease, c.cfg.LeaseTTL)
+	defer stopKeep()
 	st, rev, err := c.loadState(ctx, tenant)
 	if err != nil {
 		return memory.ConsolidatedEvent{}, err
@@ -333,10 +339,10 @@ func (c *Consolidator) Epoch(ctx context.Context, tenant, id string, progress fu
 		if progress != nil {
 			_ = progress()
 		}
-		if err := lease.Renew(ctx, c.cfg.LeaseTTL); err != nil {
-			return fmt.Errorf("renew epoch lease of %s: %w", tenant, err)
+		if err := context.Cause(ctx); err != nil {
+			return fmt.Errorf("epoch of %s: %w", tenant, err)
 		}
-		return ctx.Err()
+		return nil
 	}
 	if err := step(); err != nil {
 		return memory.ConsolidatedEvent{}, err
@@ -411,7 +417,8 @@ func (c *Consolidator) Epoch(ctx context.Context, tenant, id string, progress fu
 // phases runs the epoch's phases in 003's order, adapted: hygiene and
 // mechanical promotion, supersession by key, merge and reconcile of this
 // epoch's changes, distillation, triage, the gate, the audit, decay, then
-// retention. step renews the lease between phases.
+// retention. step reports progress between phases and stops the epoch
+// once its lease is lost (lock.Keep renews it in the background).
 func (r *run) phases(ctx context.Context, step func() error) error {
 	// 003: decay only in active cycles. An epoch over a tenant nothing
 	// happened to since the previous one (a manual epoch on an idle

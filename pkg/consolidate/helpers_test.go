@@ -17,6 +17,7 @@ import (
 	"github.com/recollect-dev/recollect/pkg/bus"
 	"github.com/recollect-dev/recollect/pkg/embedder"
 	"github.com/recollect-dev/recollect/pkg/llm"
+	"github.com/recollect-dev/recollect/pkg/lock"
 	"github.com/recollect-dev/recollect/pkg/lock/memlock"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/store"
@@ -164,7 +165,7 @@ type fixture struct {
 	llm     *llmtest.Server
 	vz      *embedder.Vectorizer
 	n       int
-	locks   *memlock.Locker
+	locks   lock.Locker
 }
 
 type fixtureOpt func(*Config)

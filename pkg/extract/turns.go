@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/recollect-dev/recollect/pkg/lock"
@@ -63,9 +62,12 @@ func (x *Extractor) runSession(ctx context.Context, key string) time.Time {
 	}
 	jctx, cancel := withDeadline(ctx, x.cfg.ExtractTimeout)
 	defer cancel()
-	stopRenew, lost := x.keepLease(jctx, cancel, lease)
+	// Losing the lease cancels the extraction: another replica may take
+	// the session.
+	jctx, stopKeep := lock.Keep(jctx, lease, x.cfg.LeaseTTL)
+	lost := func() bool { return errors.Is(context.Cause(jctx), lock.ErrLost) }
 	defer func() {
-		stopRenew()
+		stopKeep()
 		rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer rcancel()
 		if err := lease.Release(rctx); err != nil && !errors.Is(err, lock.ErrLost) {
@@ -94,7 +96,7 @@ func (x *Extractor) runSession(ctx context.Context, key string) time.Time {
 	if exErr != nil && (ctx.Err() != nil || lost()) {
 		// Stopping, or another replica took the session: leave the turns
 		// pending without counting an attempt.
-		x.log.Warn("session extraction interrupted", "tenant", s.Tenant, "session", s.Session, "error", exErr)
+		x.log.Warn("session extraction interrupted", "tenant", s.Tenant, "session", s.Session, "error", exErr, "cause", context.Cause(jctx))
 		return x.now().Add(failRetry)
 	}
 
@@ -148,33 +150,6 @@ func retryDelay(attempt int) time.Duration {
 		}
 	}
 	return d
-}
-
-// keepLease renews the lease every third of its ttl until stop; losing it
-// cancels the extraction, since another replica may take the session.
-func (x *Extractor) keepLease(ctx context.Context, cancel context.CancelFunc, l lock.Lease) (stop func(), lost func() bool) {
-	done := make(chan struct{})
-	var gone atomic.Bool
-	go func() {
-		t := time.NewTicker(x.cfg.LeaseTTL / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				if err := l.Renew(ctx, x.cfg.LeaseTTL); err != nil {
-					x.log.Warn("session lease lost, extraction cancelled", "key", l.Key(), "error", err)
-					gone.Store(true)
-					cancel()
-					return
-				}
-			}
-		}
-	}()
-	return func() { close(done) }, gone.Load
 }
 
 func lastTS(msgs []memory.Message) time.Time {
