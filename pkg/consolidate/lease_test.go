@@ -2,23 +2,13 @@ package consolidate
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/recollect-dev/recollect/pkg/lock"
+	"github.com/recollect-dev/recollect/pkg/lock/locktest"
 	"github.com/recollect-dev/recollect/pkg/lock/memlock"
 )
-
-// leaseClock is the lock's clock, moved by the test.
-type leaseClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *leaseClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-
-func (c *leaseClock) advance(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.t = c.t.Add(d) }
 
 // renewSignal is a locker whose leases report each renewal.
 type renewSignal struct {
@@ -61,9 +51,9 @@ func (l *signalLease) Renew(ctx context.Context, ttl time.Duration) error {
 // speed.
 func TestEpochPhaseLongerThanLease(t *testing.T) {
 	f, _ := explicitFixture(t, "The user asked to remember: the staging database is db-stage-2.")
-	clock := &leaseClock{t: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
+	clock := locktest.NewClock()
 	renewed := make(chan struct{}, 1)
-	f.locks = &renewSignal{Locker: memlock.New(memlock.WithClock(clock.now)), renewed: renewed}
+	f.locks = &renewSignal{Locker: memlock.New(memlock.WithClock(clock.Now)), renewed: renewed}
 	f.cfg.LeaseTTL = time.Second
 	_ = f.c.Stop(context.Background())
 	f.start(t)
@@ -75,7 +65,7 @@ func TestEpochPhaseLongerThanLease(t *testing.T) {
 			case <-renewed:
 			case <-time.After(10 * time.Second):
 			}
-			clock.advance(ttl / 2)
+			clock.Advance(ttl / 2)
 		}
 	}
 	f.st.mu.Unlock()

@@ -3,11 +3,11 @@ package lock_test
 import (
 	"context"
 	"errors"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/recollect-dev/recollect/pkg/lock"
+	"github.com/recollect-dev/recollect/pkg/lock/locktest"
 	"github.com/recollect-dev/recollect/pkg/lock/memlock"
 )
 
@@ -25,24 +25,14 @@ func (c *counted) Renew(ctx context.Context, ttl time.Duration) error {
 	return err
 }
 
-// fakeClock is the lock's clock, moved by the test only.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-
-func (c *fakeClock) advance(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.t = c.t.Add(d) }
-
 // TestKeepOutlivesTTL: work lasting many times the lease's ttl keeps it,
 // renewed in the background, and nobody else can take it meanwhile; once
 // stopped and released the key is free. The lock's clock moves half a ttl
 // after each renewal, so the test does not depend on how fast this
 // machine runs the keeper.
 func TestKeepOutlivesTTL(t *testing.T) {
-	clock := &fakeClock{t: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
-	l := memlock.New(memlock.WithClock(clock.now))
+	clock := locktest.NewClock()
+	l := memlock.New(memlock.WithClock(clock.Now))
 	const ttl = 30 * time.Millisecond // the keeper renews every 10 ms of real time
 	lease, err := l.Acquire(t.Context(), "k", ttl)
 	if err != nil {
@@ -56,7 +46,7 @@ func TestKeepOutlivesTTL(t *testing.T) {
 		case <-time.After(time.Minute):
 			t.Fatal("no renewal within a minute")
 		}
-		clock.advance(ttl / 2)
+		clock.Advance(ttl / 2)
 		if _, err := l.Acquire(t.Context(), "k", ttl); !errors.Is(err, lock.ErrHeld) {
 			t.Fatalf("another owner took a kept lease: %v", err)
 		}
