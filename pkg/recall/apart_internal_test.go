@@ -62,8 +62,8 @@ func TestWeightsForApartChannels(t *testing.T) {
 }
 
 // TestSubjectCaptured: a query term in eight of the dense channel's first
-// ten hits, missing from the lexical channel's best, holds the dense
-// channel; in seven it does not, nor when the lexical best names it too,
+// ten hits, missing from one of the lexical channel's best (within
+// capturedNear of the first), holds the dense channel; in seven it does not, nor when the lexical best names it too,
 // nor when it is only the name of the speaker before each turn.
 func TestSubjectCaptured(t *testing.T) {
 	const query = "How did we fix the import cycle in billing-worker?"
@@ -102,6 +102,18 @@ func TestSubjectCaptured(t *testing.T) {
 	other := []store.Hit{turn(97, "Joanna: turtles are calm pets")}
 	if subjectCaptured("Why does Nate like turtles as pets?", byNate, other) {
 		t.Error("the name is only the speaker prefix of the dense hits: want not captured")
+	}
+	// The answer a hair below a memory naming the project and "fix" by
+	// chance ("a fixed set of ports"): still one of the lexical best.
+	chance := store.Hit{Memory: memory.Memory{ID: "96", Content: "Dmitri: billing-worker moved ports: the balancer forwards a fixed set", Tags: []string{TranscriptTag}}, Score: 9.2}
+	near := answer[0]
+	near.Score = 8.4
+	if !subjectCaptured(query, dense(8, said), []store.Hit{chance, near}) {
+		t.Error("the answer within capturedNear of a lexical best naming the project: want captured")
+	}
+	near.Score = 7
+	if subjectCaptured(query, dense(8, said), []store.Hit{chance, near}) {
+		t.Error("the answer far below a lexical best naming the project: want not captured")
 	}
 	if subjectCaptured(query, dense(9, said)[:9], answer) {
 		t.Error("nine dense hits: too few to say")
