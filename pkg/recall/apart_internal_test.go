@@ -2,6 +2,7 @@ package recall
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
@@ -117,5 +118,28 @@ func TestSubjectCaptured(t *testing.T) {
 	}
 	if subjectCaptured(query, dense(9, said)[:9], answer) {
 		t.Error("nine dense hits: too few to say")
+	}
+}
+
+// TestCapturedSubjectsAndTheRest: the terms that hold the dense channel are
+// the subject's (an identifier's whole and parts), and the question
+// without them keeps what was asked.
+func TestCapturedSubjectsAndTheRest(t *testing.T) {
+	const query = "How did we fix the import cycle in billing-worker?"
+	var dense []store.Hit
+	for i := range 10 {
+		dense = append(dense, store.Hit{Memory: memory.Memory{ID: fmt.Sprint(i), Content: fmt.Sprintf("Dmitri: billing-worker setting %d", i), Tags: []string{TranscriptTag}}})
+	}
+	answer := []store.Hit{{Memory: memory.Memory{ID: "a", Content: "Dmitri: Build broke: import cycle not allowed", Tags: []string{TranscriptTag}}, Score: 7}}
+	got := capturedSubjects(query, dense, answer)
+	slices.Sort(got)
+	if want := []string{"bill", "billing-worker", "worker"}; !slices.Equal(got, want) {
+		t.Fatalf("capturedSubjects = %v, want %v", got, want)
+	}
+	if rest := withoutTerms(query, got); rest != "How did we fix the import cycle in" {
+		t.Errorf("withoutTerms = %q, want the question without the project", rest)
+	}
+	if rest := withoutTerms("billing-worker?", got); rest != "" {
+		t.Errorf("withoutTerms of the subject alone = %q, want empty", rest)
 	}
 }

@@ -198,3 +198,39 @@ func TestNamedAnswerFirst(t *testing.T) {
 		t.Fatalf("ranking %v for a question asking for no name, want the turn with more of its words first", got)
 	}
 }
+
+// TestSubjectWordsDoNotAnswer: in a conversation about metrics-exporter's
+// batch imports, "How did we fix the import cycle in metrics-exporter?" is
+// answered by the one turn about the cycle, which does not name the
+// project. The project's name holds the dense channel (every turn about the
+// imports names it) and, counted in full, gave each of those turns as much
+// BM25 as "cycle" gives the answer; the question's lexical score is half
+// that of the question without the subject.
+func TestSubjectWordsDoNotAnswer(t *testing.T) {
+	msgs := filler(40)
+	// Code turns import things too: "import" is a common word here.
+	for i := range 30 {
+		msgs = append(msgs, said{id: fmt.Sprintf("code%d", i), session: "s5", line: fmt.Sprintf("Sage: add import package%d at the top of the file", i)})
+	}
+	for i, line := range []string{
+		"How should metrics-exporter split its imports into batches?",
+		"The importer of metrics-exporter commits 200 rows per batch.",
+		"Can you write the batched import loop for metrics-exporter?",
+		"How do I make the batch import of metrics-exporter resumable?",
+		"I changed the import of metrics-exporter to 500 rows per batch.",
+		"Let's do batch imports in metrics-exporter properly.",
+		"Here is how I would structure batch imports for metrics-exporter.",
+		"The import of metrics-exporter retries a failed batch once.",
+		"metrics-exporter logs the progress of each import batch.",
+		"metrics-exporter skips rows the import already committed.",
+		"An import of metrics-exporter takes two minutes per batch.",
+	} {
+		msgs = append(msgs, said{id: fmt.Sprintf("batch%d", i), session: fmt.Sprintf("s%d", i%3+1), line: "Tomas: " + line})
+	}
+	msgs = append(msgs, said{id: "cycle", session: "s4", line: "Tomas: Build broke: import cycle not allowed between cmd/server and internal/models."})
+	r := conversationRecaller(t, msgs)
+	got, _ := recallIDs(t, r, "How did we fix the import cycle in metrics-exporter?")
+	if len(got) == 0 || got[0] != "cycle" {
+		t.Fatalf("ranking %v, want the turn about the cycle first", got)
+	}
+}
