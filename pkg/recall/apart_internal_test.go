@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/recollect-dev/recollect/pkg/lexical"
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/store"
 )
@@ -141,5 +142,13 @@ func TestCapturedSubjectsAndTheRest(t *testing.T) {
 	}
 	if rest := withoutTerms("billing-worker?", got); rest != "" {
 		t.Errorf("withoutTerms of the subject alone = %q, want empty", rest)
+	}
+	// A common word that holds the dense channel is also what is asked: only
+	// a name is taken out.
+	if rest := withoutTerms("What is Gina's favorite style of dance?", lexical.Terms("dance")); rest != "" {
+		t.Errorf("withoutTerms of a common word = %q, want no second question", rest)
+	}
+	if rest := withoutTerms("Where did Gina dance with Jon?", lexical.Terms("Jon")); rest != "Where did Gina dance with" {
+		t.Errorf("withoutTerms of a capitalised name = %q", rest)
 	}
 }

@@ -244,24 +244,27 @@ func capturedSubjects(query string, dense, lex []store.Hit) []string {
 // project a conversation is about adds as much BM25 to every memory naming
 // it as the question's rarest word adds to the answer, so "How did we fix
 // the import cycle in metrics-exporter?" tied the answer with "How should
-// metrics-exporter split its imports into batches?". Such a question's
-// lexical score is withoutSubjectShare that of the question without the
-// subject's words (a second lexical search) and the rest that of the whole
-// question, each relative to its best hit. The memories naming the subject
-// keep the rest of their score: the subject says where to look, only not
-// what was asked. On the dev sets (built-in model) a share of 0.5 took the
-// code class's nDCG@10 up on all four DevChat sets (classes 0.757 → 0.795,
-// recall_any@10 0.946 → 0.964; DevChat 0.857 → 0.906; aliases 0.727 →
-// 0.778; names 0.724 → 0.733) and newer-above-older up on two (0.833 →
-// 0.864, 0.877 → 0.908); LoCoMo dev lost one question at rank 10 (0.8776 →
-// 0.8763). Only the whole question's score (share 1.0) lost DevChat and
-// aliases multi-session questions ("Which errors have we fixed in
-// dashboard-web so far?" is left with "fixed"); 0.3 gave back most of the
-// code gain (docs/BENCHMARKS.md).
+// metrics-exporter split its imports into batches?". When the subject is a
+// name (namesSomething), such a question's lexical score is
+// withoutSubjectShare that of the question without the name (a second
+// lexical search) and the rest that of the whole question, each relative to
+// its best hit. The memories naming the subject keep the rest of their
+// score: the subject says where to look, only not what was asked. On the
+// dev sets (built-in model) a share of 0.5 took the code class's nDCG@10 up
+// on all four DevChat sets (classes 0.757 → 0.795 and recall_any@10 0.946 →
+// 0.964; DevChat 0.857 → 0.906; aliases 0.727 → 0.778; names 0.724 →
+// 0.733) and newer-above-older up on two (0.833 → 0.864, 0.877 → 0.908),
+// and left LoCoMo dev as it was. Taking out any captured word, not only a
+// name, cost LoCoMo ("What is Gina's favorite style of dance?") and a
+// classes temporal question about an "error"; only the question without the
+// name (share 1.0) lost multi-session questions ("Which errors have we
+// fixed in dashboard-web so far?" is left with "fixed"); 0.3 gave back most
+// of the code gain (docs/BENCHMARKS.md).
 const withoutSubjectShare = 0.5
 
-// searchWithout is the lexical channel's search for text without the words
-// that give one of subjects; none when no other word gives a term.
+// searchWithout is the lexical channel's search for text without the names
+// that give one of subjects (withoutTerms); none when there is no such
+// question.
 func (r *Recaller) searchWithout(ctx context.Context, tenant, text string, subjects []string, f store.Filter, k int) ([]store.Hit, error) {
 	rest := withoutTerms(text, subjects)
 	if rest == "" {
@@ -274,17 +277,20 @@ func (r *Recaller) searchWithout(ctx context.Context, tenant, text string, subje
 	return hits, nil
 }
 
-// withoutTerms is text without the words that give one of terms, "" when
-// no other word gives a term.
+// withoutTerms is text without the names (namesSomething) that give one of
+// terms; "" when it takes out no word or leaves no term.
 func withoutTerms(text string, terms []string) string {
 	var keep []string
-	for _, w := range strings.Fields(text) {
-		if !lexical.AnyTerm(w, func(t string) bool { return slices.Contains(terms, t) }) {
+	dropped := false
+	for i, w := range strings.Fields(text) {
+		if !namesSomething(i, w) || !lexical.AnyTerm(w, func(t string) bool { return slices.Contains(terms, t) }) {
 			keep = append(keep, w)
+			continue
 		}
+		dropped = true
 	}
 	rest := strings.Join(keep, " ")
-	if len(lexical.Terms(rest)) == 0 {
+	if !dropped || len(lexical.Terms(rest)) == 0 {
 		return ""
 	}
 	return rest
@@ -507,3 +513,21 @@ func (e *embedError) Unwrap() error { return e.err }
 func (r *Recaller) denseUnusable(ctx context.Context, tenant string, err error) {
 	r.log.WarnContext(ctx, "dense search refused, recalling lexically", "tenant", tenant, "error", err)
 }
+
+// namesSomething reports whether w, the i-th word of a question, is a name:
+// an identifier (words joined by - _ . / : @, "metrics-exporter") or a
+// capitalised word after the first. Only a name is taken out of a question
+// as its subject: a common word that holds the dense channel ("error" in a
+// conversation about errors, "dance" in one about dancing) is also what is
+// asked.
+func namesSomething(i int, w string) bool {
+	w = strings.Trim(w, `"'.,;:!?()`)
+	if strings.ContainsAny(strings.Trim(w, joinerChars), joinerChars) {
+		return true
+	}
+	r := []rune(w)
+	return i > 0 && len(r) > 1 && unicode.IsUpper(r[0])
+}
+
+// joinerChars join the parts of an identifier (as lexical's terms read them).
+const joinerChars = "-_./:@"
