@@ -77,6 +77,8 @@ type StoreResult struct {
 	Note           string  `json:"note"`
 	GOMAXPROCS     int     `json:"gomaxprocs"`
 	CPUs           int     `json:"cpus"`
+	// Tail says what the slowest hybrid searches had that the rest did not.
+	Tail StoreTail `json:"tail"`
 	// Machine is where it ran: CPU, cores, Go version and the load at the end.
 	Machine Machine `json:"machine"`
 }
@@ -263,6 +265,9 @@ func fillStore(ctx context.Context, s *local.Store, c *corpus, vs storeVectors, 
 func timeSearches(ctx context.Context, s *local.Store, c *corpus, vs storeVectors, opt StoreOptions, res *StoreResult) error {
 	r := rand.New(rand.NewPCG(seedQueries, 7))
 	hybrid := make([]time.Duration, opt.Queries)
+	samples := make([]searchSample, opt.Queries)
+	smp := newSampler()
+	ticks0, gcs0 := readCPUTicks(), smp.cycles()
 	dense := make([]time.Duration, opt.Queries)
 	text := make([]time.Duration, opt.Queries)
 	exact := make([]time.Duration, opt.Queries)
@@ -273,7 +278,7 @@ func timeSearches(ctx context.Context, s *local.Store, c *corpus, vs storeVector
 		tenant := benchTenant(r.IntN(opt.Tenants))
 		vq := store.Query{Tenant: tenant, Vector: vs.queryVector(q), K: opt.K}
 		tq := store.TextQuery{Tenant: tenant, Text: c.query(q), K: opt.K}
-		begin := time.Now()
+		mark := smp.start()
 		g, gctx := errgroup.WithContext(ctx)
 		g.Go(func() error {
 			hits, err := s.Search(gctx, vq)
@@ -286,10 +291,11 @@ func timeSearches(ctx context.Context, s *local.Store, c *corpus, vs storeVector
 		if err := g.Wait(); err != nil {
 			return fmt.Errorf("hybrid search %d: %w", q, err)
 		}
-		hybrid[q] = time.Since(begin)
+		samples[q] = smp.stop(mark)
+		hybrid[q] = samples[q].wall
 		hybridTook += hybrid[q]
 
-		begin = time.Now()
+		begin := time.Now()
 		if _, err := s.Search(ctx, vq); err != nil {
 			return fmt.Errorf("dense search %d: %w", q, err)
 		}
@@ -306,6 +312,9 @@ func timeSearches(ctx context.Context, s *local.Store, c *corpus, vs storeVector
 		text[q] = time.Since(begin)
 		bar.Add(1)
 	}
+	res.Tail = storeTail(samples, dense, text)
+	res.Tail.GCCycles = smp.cycles() - gcs0
+	res.Tail.StealShare = readCPUTicks().since(ticks0).stealShare()
 	for _, d := range [][]time.Duration{hybrid, dense, text, exact} {
 		sortDurations(d)
 	}

@@ -18,3 +18,13 @@ func Process() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// Read is the process's usage, from one getrusage call; zero where the
+// system does not say.
+func Read() Usage {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return Usage{}
+	}
+	return Usage{CPU: time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), MinorFaults: int64(ru.Minflt), MajorFaults: int64(ru.Majflt)}
+}

@@ -49,6 +49,11 @@ func newBenchStoreCmd() *cobra.Command {
 		fmt.Fprintf(w, "memories          %d over %d tenants (%d per tenant)\n", res.Memories, res.Tenants, res.TenantMemories)
 		fmt.Fprintf(w, "hybrid top-%d      p50 %.2f ms, p99 %.2f ms (dense p50 %.2f, text p50 %.2f)\n", res.K, res.P50Ms, res.P99Ms, res.DenseP50Ms, res.TextP50Ms)
 		fmt.Fprintf(w, "recall@10         %.3f vs exact search (%d queries; exact vs brute force %.3f)\n", res.RecallAt10, res.RecallQueries, res.ExactRecallAt10)
+		tl := res.Tail
+		fmt.Fprintf(w, "slowest %-9d from %.2f ms: CPU/wall %.2f (rest %.2f), faults %.1f minor %.2f major (rest %.1f, %.2f), "+
+			"a collection in %.0f%% (rest %.0f%%), slow again alone %.0f%%; %d collections, steal %.1f%%\n",
+			tl.SlowQueries, tl.SlowFromMs, tl.SlowCPUOverWall, tl.RestCPUOverWall, tl.SlowMinorFaults, tl.SlowMajorFaults,
+			tl.RestMinorFaults, tl.RestMajorFaults, 100*tl.SlowDuringGC, 100*tl.RestDuringGC, 100*tl.SlowRepeat, tl.GCCycles, 100*tl.StealShare)
 		fmt.Fprintf(w, "exact dense       p50 %.2f ms, p99 %.2f ms\n", res.ExactP50Ms, res.ExactP99Ms)
 		fmt.Fprintf(w, "scan floor        %.3f ms (dense search %.1f×, exact search %.1f× the floor)\n", res.ScanFloorMs, res.DenseOverFloor, res.ExactOverFloor)
 		fmt.Fprintf(w, "inserts           %.0f memories/s (batches of %d)\n", res.InsertsPerSec, res.UpsertBatch)

@@ -19,6 +19,22 @@ func TestBenchStoreApproximate(t *testing.T) {
 	if res["exact_recall_at_10"] != 1.0 {
 		t.Errorf("exact_recall_at_10 = %v, want 1: the exact search must agree with brute force", res["exact_recall_at_10"])
 	}
+	// The tail's summary: the slowest 3 of 20 searches against the rest.
+	tail, ok := res["tail"].(map[string]any)
+	if !ok {
+		t.Fatalf("no tail in %v", res)
+	}
+	if tail["slow_queries"] != 3.0 {
+		t.Errorf("tail.slow_queries = %v, want 3 (the slowest 1%%, at least 3)", tail["slow_queries"])
+	}
+	if f, _ := tail["slow_from_ms"].(float64); f <= 0 || f > res["p99_ms"].(float64)+1e-9 {
+		t.Errorf("tail.slow_from_ms = %v, want in (0, p99 %v]", tail["slow_from_ms"], res["p99_ms"])
+	}
+	for _, k := range []string{"slow_cpu_over_wall", "rest_cpu_over_wall", "slow_minor_faults", "rest_minor_faults", "slow_during_gc", "slow_repeat", "steal_share"} {
+		if v, ok := tail[k].(float64); !ok || v < 0 {
+			t.Errorf("tail.%s = %v, want a number >= 0", k, tail[k])
+		}
+	}
 }
 
 // TestBenchStoreIndexed indexes the tenant and checks that the benchmark
