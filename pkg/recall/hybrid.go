@@ -117,7 +117,7 @@ func (r *Recaller) retrieve(ctx context.Context, tenant string, query queryVecto
 			byID[h.Memory.ID] = &out[len(out)-1]
 		}
 	}
-	if rest == nil {
+	if len(rest) == 0 {
 		addLexical(lex, 1)
 	} else {
 		addLexical(lex, 1-withoutSubjectShare)
