@@ -58,6 +58,11 @@ type RecallResult struct {
 	// a question asking what or which kind of named thing (city, book,
 	// band, …); absent: 1.
 	Name float64 `json:"name_factor,omitempty"`
+	// Error multiplies the score of a memory reporting an error (its first
+	// line says something failed and it quotes what was printed), or of the
+	// conversation turn replying to one, for a question asking which errors
+	// there were; absent: 1.
+	Error float64 `json:"error_factor,omitempty"`
 }
 
 // RecallStep reports one LLM step of a recall: whether it changed the answer,

@@ -234,3 +234,31 @@ func TestSubjectWordsDoNotAnswer(t *testing.T) {
 		t.Fatalf("ranking %v, want the turn about the cycle first", got)
 	}
 }
+
+// TestErrorReportsAnswerWhichErrors: "Which errors have we fixed in
+// billing-worker so far?" is answered by the turns that reported them,
+// which say neither "error" nor "fixed", above the later turns that name
+// the project as much (error_factor).
+func TestErrorReportsAnswerWhichErrors(t *testing.T) {
+	msgs := append(filler(30),
+		said{id: "cycle", session: "s1", line: "Dmitri: The billing-worker build broke: `import cycle not allowed` between two packages."},
+		said{id: "panic", session: "s2", line: "Dmitri: billing-worker crashes on start: `panic: assignment to entry in nil map`."},
+		said{id: "jobs", session: "s3", line: "Dmitri: billing-worker gives a job 5 attempts."},
+		said{id: "port", session: "s3", line: "Dmitri: billing-worker listens on port 8080."},
+		said{id: "retry", session: "s4", line: "Sage: billing-worker retries a job twice."},
+	)
+	r := conversationRecaller(t, msgs)
+	got, resp := recallIDs(t, r, "Which errors have we fixed in billing-worker so far?")
+	if len(got) < 2 || !slices.Contains(got[:2], "cycle") || !slices.Contains(got[:2], "panic") {
+		t.Fatalf("ranking %v, want the two error reports first", got)
+	}
+	for _, res := range resp.Memories {
+		want := 0.0
+		if res.Memory.ID == "cycle" || res.Memory.ID == "panic" {
+			want = 1.3
+		}
+		if res.Error != want {
+			t.Errorf("error_factor of %s = %v, want %v", res.Memory.ID, res.Error, want)
+		}
+	}
+}

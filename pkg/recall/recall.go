@@ -323,6 +323,7 @@ func (r *Recaller) rank(hits []hit, req Request) []Result {
 	rels = smoothNeighbours(cands, rels)
 	speakers := newSpeakerFocus(req.Query, hits)
 	names := newNameFocus(req.Query, hits)
+	errs := newErrorFocus(req.Query)
 	out := make([]Result, 0, len(hits))
 	for i, h := range hits {
 		rel := rels[i]
@@ -348,7 +349,8 @@ func (r *Recaller) rank(hits []hit, req Request) []Result {
 		speaker := speakers.factor(m)
 		info := informationPrior(m)
 		name := names.factor(m)
-		score := math.Min(1, (0.6*rel+0.2*m.Importance+0.2*recency)*bonus) * confFactor * channel * damp * info * speaker * name
+		reported := errs.factor(m)
+		score := math.Min(1, (0.6*rel+0.2*m.Importance+0.2*recency)*bonus) * confFactor * channel * damp * info * speaker * name * reported
 		res := Result{Memory: *m, Score: score, Relevance: rel, Semantic: h.semantic, Lexical: h.lexical,
 			Importance: m.Importance, Recency: recency, LayerBonus: bonus, Confidence: confFactor, Channel: channel, Dampening: damp, Information: info,
 			Expanded: h.expansion != "", ExpandedQuery: h.expansion}
@@ -357,6 +359,9 @@ func (r *Recaller) rank(hits []hit, req Request) []Result {
 		}
 		if name != 1 {
 			res.Name = name
+		}
+		if reported != 1 {
+			res.Error = reported
 		}
 		out = append(out, res)
 	}

@@ -302,6 +302,7 @@ export interface RecallResult {
   outranked_by?: string;
   speaker_factor?: number;
   name_factor?: number;
+  error_factor?: number;
 }
 
 export interface TimeWindow {

@@ -391,6 +391,7 @@ class RecallResult:
     outranked_by: str = ""
     speaker_factor: Optional[float] = None
     name_factor: Optional[float] = None
+    error_factor: Optional[float] = None
 
 
 @dataclass
