@@ -89,9 +89,10 @@ func startClickHouse(t testing.TB, certs *testcerts.Set) *ClickHouseServer {
 	}
 	var errs []error
 	for range clickHouseStartAttempts {
-		s.tcpPort, s.httpPort = FreePort(t), FreePort(t)
+		ports := FreePorts(t, 3)
+		s.tcpPort, s.httpPort = ports[0], ports[1]
 		if certs != nil {
-			s.securePort = FreePort(t)
+			s.securePort = ports[2]
 		}
 		err := s.start()
 		if err == nil {

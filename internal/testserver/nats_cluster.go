@@ -1,6 +1,7 @@
 package testserver
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -45,28 +46,58 @@ type natsNode struct {
 func StartNATSCluster(t testing.TB, n int) *NATSCluster {
 	t.Helper()
 	c := &NATSCluster{bin: NATSServerBin(t), name: "recollect-test"}
+	t.Cleanup(func() { c.stopAll() })
+	var errs []error
+	for range natsClusterStartAttempts {
+		err := c.start(t, n)
+		if err == nil {
+			return c
+		}
+		errs = append(errs, err)
+		c.stopAll()
+		if !strings.Contains(err.Error(), "address already in use") {
+			break
+		}
+		// Another process took a port between FreePorts and the bind:
+		// start again on new ports and new directories.
+	}
+	t.Fatalf("nats cluster: %v", errors.Join(errs...))
+	return nil
+}
+
+// natsClusterStartAttempts bounds the starts of a cluster that lost a port
+// to another process.
+const natsClusterStartAttempts = 3
+
+// start launches n nodes on fresh ports and directories and waits until
+// each is healthy.
+func (c *NATSCluster) start(t testing.TB, n int) error {
 	base := t.TempDir()
+	ports := FreePorts(t, 3*n)
+	c.nodes = c.nodes[:0]
 	for i := range n {
 		c.nodes = append(c.nodes, &natsNode{name: fmt.Sprintf("n%d", i+1),
-			clientPort: FreePort(t), routePort: FreePort(t), httpPort: FreePort(t),
+			clientPort: ports[3*i], routePort: ports[3*i+1], httpPort: ports[3*i+2],
 			dir: filepath.Join(base, fmt.Sprintf("n%d", i+1))})
 	}
-	t.Cleanup(func() {
-		for _, nd := range c.nodes {
-			_ = nd.stop(syscall.SIGTERM)
-		}
-	})
 	for i := range c.nodes {
 		if err := c.launch(i); err != nil {
-			t.Fatalf("start nats node %s: %v", c.nodes[i].name, err)
+			return fmt.Errorf("start nats node %s: %w", c.nodes[i].name, err)
 		}
 	}
 	for i := range c.nodes {
 		if err := c.waitHealthy(i); err != nil {
-			t.Fatalf("nats cluster: %v", err)
+			return err
 		}
 	}
-	return c
+	return nil
+}
+
+// stopAll stops every node of the last start.
+func (c *NATSCluster) stopAll() {
+	for _, nd := range c.nodes {
+		_ = nd.stop(syscall.SIGTERM)
+	}
 }
 
 // URLs is the comma-separated client URL list of every node.

@@ -56,6 +56,26 @@ func FreePort(t testing.TB) int {
 	return port
 }
 
+// FreePorts returns n distinct TCP ports on 127.0.0.1 that were free a
+// moment ago. Each is held until all are chosen: FreePort called n times
+// can hand out one port twice (the kernel may give a just-released port to
+// the next listener), and a server given one port for two of its
+// listeners fails to start. As with FreePort, another process may take one
+// before the caller binds it.
+func FreePorts(t testing.TB, n int) []int {
+	t.Helper()
+	ports := make([]int, 0, n)
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatalf("find free port: %v", err)
+		}
+		defer l.Close()
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+	}
+	return ports
+}
+
 // WaitFor polls cond until it returns nil, failing the test with cond's last
 // error once timeout has passed.
 func WaitFor(t testing.TB, timeout time.Duration, cond func() error) {
