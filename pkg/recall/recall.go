@@ -369,6 +369,7 @@ func (r *Recaller) rank(hits []hit, req Request) []Result {
 	sortResults(out)
 	answersFirst(out)
 	tr.newerWins(out)
+	moveEchoes(out, echoTop(req.K))
 	return out
 }
 
