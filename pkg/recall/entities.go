@@ -151,16 +151,10 @@ func (r *Recaller) perEntity(ctx context.Context, tenant, query string, vec quer
 		if err != nil {
 			return nil, fmt.Errorf("search entity %q: %w", e, err)
 		}
-		best := 0.0
-		for _, h := range hits {
-			best = math.Max(best, h.Score)
-		}
+		best := bestScore(hits)
 		for j := range hits {
 			h := &hits[j]
-			norm := 0.0
-			if best > 0 {
-				norm = h.Score / best
-			}
+			norm := relativeScore(h.Score, best)
 			if i, ok := byID[h.Memory.ID]; ok {
 				cands[i].lexical, cands[i].text = math.Max(cands[i].lexical, norm), true
 				continue

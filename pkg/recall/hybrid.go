@@ -98,16 +98,10 @@ func (r *Recaller) retrieve(ctx context.Context, tenant string, query queryVecto
 	}
 	// addLexical adds share of each hit's BM25 relative to the best hit.
 	addLexical := func(hits []store.Hit, share float64) {
-		best := 0.0
-		for _, h := range hits {
-			best = math.Max(best, h.Score)
-		}
+		best := bestScore(hits)
 		for i := range hits {
 			h := &hits[i]
-			norm := 0.0
-			if best > 0 {
-				norm = share * h.Score / best
-			}
+			norm := relativeScore(share*h.Score, best)
 			if c, ok := byID[h.Memory.ID]; ok {
 				c.lexical += norm
 				c.text = true
@@ -531,3 +525,21 @@ func namesSomething(i int, w string) bool {
 
 // joinerChars join the parts of an identifier (as lexical's terms read them).
 const joinerChars = "-_./:@"
+
+// bestScore is the highest score of hits, 0 for none.
+func bestScore(hits []store.Hit) float64 {
+	best := 0.0
+	for _, h := range hits {
+		best = math.Max(best, h.Score)
+	}
+	return best
+}
+
+// relativeScore is score over the best score of its search (in [0, 1] for
+// a score of that search); 0 when the best is 0.
+func relativeScore(score, best float64) float64 {
+	if best <= 0 {
+		return 0
+	}
+	return score / best
+}
