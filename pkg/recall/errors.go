@@ -52,7 +52,7 @@ type errorFocus bool
 func newErrorFocus(query string) errorFocus { return errorFocus(asksErrors(query)) }
 
 // factor is what m's score is multiplied by: 1 + errorBoost when the
-// question asks for errors and m reports one, else 1.
+// question asks for errors and m reports one or replies to one, else 1.
 func (f errorFocus) factor(m *memory.Memory) float64 {
 	if !bool(f) || !reportsError(saidText(m)) && !answersError(m) {
 		return 1
