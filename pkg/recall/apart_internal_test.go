@@ -152,3 +152,9 @@ func TestCapturedSubjectsAndTheRest(t *testing.T) {
 		t.Errorf("withoutTerms of a capitalised name = %q", rest)
 	}
 }
+
+// subjectCaptured reports whether some term of query holds the dense
+// channel (capturedSubjects).
+func subjectCaptured(query string, dense, lex []store.Hit) bool {
+	return len(capturedSubjects(query, dense, lex)) > 0
+}

@@ -166,25 +166,18 @@ func channelsApart(dense, lex []store.Hit) bool {
 	return shared <= apartOverlap
 }
 
-// subjectCaptured reports whether one query term holds the dense channel:
-// it is in at least capturedMin of the dense channel's first apartTop hits,
-// and one of the lexical channel's best hits (within capturedNear of the
-// best score) does without it. That is the subject
-// the whole tenant talks about ("How did we fix the import cycle in
-// billing-worker?" in a conversation about billing-worker): the model ranks
-// every memory naming it alike, while BM25, which knows the name is
-// common, finds the memory saying what is asked — without the name, which
-// the conversation did not repeat. Such a question leans on the words as
-// when the channels are apart. A transcript memory's speaker prefix does
-// not count: a name in every turn of its speaker is who spoke (speaker
-// focus reads it), not a subject.
-func subjectCaptured(query string, dense, lex []store.Hit) bool {
-	return len(capturedSubjects(query, dense, lex)) > 0
-}
-
-// capturedSubjects are the query's terms that hold the dense channel
-// (subjectCaptured): each in capturedMin of its first apartTop hits and
-// missing from one of the lexical channel's best. None when no term does.
+// capturedSubjects are the query's terms that hold the dense channel, none
+// when no term does. A term holds it when it is in at least capturedMin of
+// the dense channel's first apartTop hits and one of the lexical channel's
+// best hits (within capturedNear of the best score) does without it. That
+// is the subject the whole tenant talks about ("How did we fix the import
+// cycle in billing-worker?" in a conversation about billing-worker): the
+// model ranks every memory naming it alike, while BM25, which knows the
+// name is common, finds the memory saying what is asked — without the
+// name, which the conversation did not repeat. Such a question leans on
+// the words as when the channels are apart. A transcript memory's speaker
+// prefix does not count: a name in every turn of its speaker is who spoke
+// (speaker focus reads it), not a subject.
 func capturedSubjects(query string, dense, lex []store.Hit) []string {
 	if len(dense) < apartTop || len(lex) == 0 {
 		return nil
@@ -229,6 +222,9 @@ func capturedSubjects(query string, dense, lex []store.Hit) []string {
 			if !in[t] && !slices.Contains(out, t) {
 				out = append(out, t)
 			}
+		}
+		if len(out) == len(subjects) {
+			break // every subject is captured: the other hits cannot add one
 		}
 	}
 	return out
@@ -291,11 +287,11 @@ func withoutTerms(text string, terms []string) string {
 }
 
 // capturedMin of the dense channel's first apartTop hits holding one query
-// term make it the subject (subjectCaptured).
+// term make it the subject (capturedSubjects).
 const capturedMin = 8
 
 // capturedNear: a lexical hit scoring at least this share of the best is
-// one of the lexical channel's best for subjectCaptured. BM25 often puts
+// one of the lexical channel's best for capturedSubjects. BM25 often puts
 // the answer a hair below a memory naming the subject and one other query
 // word by chance ("fix" in "a fixed set of ports"); only the first hit
 // counted, and such a question kept the dense channel's weights. On the dev
