@@ -36,7 +36,7 @@ func (r *Recaller) withAliases(ctx context.Context, req Request, text string) (s
 	f := r.filter(req)
 	hits, err := r.store.SearchText(ctx, store.TextQuery{Tenant: req.Tenant, Text: look, K: aliasLookup, Filter: store.Filter{
 		Namespaces: f.Namespaces, Subjects: f.Subjects, Types: []memory.Type{memory.TypeEntity}, Tags: []string{alias.Tag},
-	}})
+	}, Scratch: req.scratch})
 	if err != nil {
 		return "", fmt.Errorf("look up aliases: %w", err)
 	}

@@ -133,7 +133,7 @@ func withoutOthers(query string, ents []string, e string) string {
 // lexical search per entity, no model call; the query's vector scores the
 // new candidates. With events (the parts are events a question compares,
 // events.go), each part's best hit is marked to be lifted (liftEvents).
-func (r *Recaller) perEntity(ctx context.Context, tenant, query string, vec queryVector, f store.Filter, ents []string, events bool, cands []candidate) ([]candidate, error) {
+func (r *Recaller) perEntity(ctx context.Context, sc *store.Scratch, tenant, query string, vec queryVector, f store.Filter, ents []string, events bool, cands []candidate) ([]candidate, error) {
 	v, err := vec(ctx)
 	if err != nil {
 		return nil, err
@@ -147,7 +147,7 @@ func (r *Recaller) perEntity(ctx context.Context, tenant, query string, vec quer
 		if text == "" {
 			continue // every word of e is another's too: nothing of its own to search
 		}
-		hits, err := r.store.SearchText(ctx, store.TextQuery{Tenant: tenant, Text: text, K: entityCandidates, Filter: f})
+		hits, err := r.store.SearchText(ctx, store.TextQuery{Tenant: tenant, Text: text, K: entityCandidates, Filter: f, Scratch: sc})
 		if err != nil {
 			return nil, fmt.Errorf("search entity %q: %w", e, err)
 		}

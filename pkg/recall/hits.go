@@ -51,22 +51,22 @@ func (r *Recaller) search(ctx context.Context, req Request, text string, vec que
 		events = len(ents) > 0
 	}
 	if (len(days) == 0 || r.cfg.NoTimeChannel) && len(ents) == 0 {
-		return r.retrieve(ctx, req.Tenant, vec, text, f, k, keep)
+		return r.retrieve(ctx, req.scratch, req.Tenant, vec, text, f, k, keep)
 	}
 	vec = onceVector(vec)
-	cands, err := r.retrieve(ctx, req.Tenant, vec, text, f, k, keep)
+	cands, err := r.retrieve(ctx, req.scratch, req.Tenant, vec, text, f, k, keep)
 	if err != nil {
 		return nil, err
 	}
 	if len(ents) > 0 && keep == nil {
-		if cands, err = r.perEntity(ctx, req.Tenant, req.Query, vec, f, ents, events, cands); err != nil {
+		if cands, err = r.perEntity(ctx, req.scratch, req.Tenant, req.Query, vec, f, ents, events, cands); err != nil {
 			return nil, err
 		}
 	}
 	if len(days) == 0 || r.cfg.NoTimeChannel {
 		return cands, nil
 	}
-	return r.addTimeHits(ctx, req.Tenant, vec, f, days, timeTermShare(req), keep, cands)
+	return r.addTimeHits(ctx, req.scratch, req.Tenant, vec, f, days, timeTermShare(req), keep, cands)
 }
 
 // relevances fuses each candidate's signals for query (its adaptive

@@ -68,8 +68,8 @@ func AdaptiveWeights(query string) Weights {
 
 // retrieve runs the dense and lexical channels in parallel and merges the
 // hits that keep accepts (nil: all), k from each channel.
-func (r *Recaller) retrieve(ctx context.Context, tenant string, query queryVector, text string, f store.Filter, k int, keep func(memory.Memory) bool) ([]candidate, error) {
-	vec, dense, lex, err := r.channels(ctx, tenant, query, text, f, k)
+func (r *Recaller) retrieve(ctx context.Context, sc *store.Scratch, tenant string, query queryVector, text string, f store.Filter, k int, keep func(memory.Memory) bool) ([]candidate, error) {
+	vec, dense, lex, err := r.channels(ctx, sc, tenant, query, text, f, k)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +79,7 @@ func (r *Recaller) retrieve(ctx context.Context, tenant string, query queryVecto
 	subjects := capturedSubjects(text, dense, lex)
 	var rest []store.Hit // the lexical hits of the question without its subject
 	if len(subjects) > 0 {
-		if rest, err = r.searchWithout(ctx, tenant, text, subjects, f, k); err != nil {
+		if rest, err = r.searchWithout(ctx, sc, tenant, text, subjects, f, k); err != nil {
 			return nil, err
 		}
 		if keep != nil {
@@ -255,12 +255,12 @@ const withoutSubjectShare = 0.5
 // searchWithout is the lexical channel's search for text without the names
 // that give one of subjects (withoutTerms); none when there is no such
 // question.
-func (r *Recaller) searchWithout(ctx context.Context, tenant, text string, subjects []string, f store.Filter, k int) ([]store.Hit, error) {
+func (r *Recaller) searchWithout(ctx context.Context, sc *store.Scratch, tenant, text string, subjects []string, f store.Filter, k int) ([]store.Hit, error) {
 	rest := withoutTerms(text, subjects)
 	if rest == "" {
 		return nil, nil
 	}
-	hits, err := r.store.SearchText(ctx, store.TextQuery{Tenant: tenant, Text: rest, K: r.lexicalK(k), Filter: f})
+	hits, err := r.store.SearchText(ctx, store.TextQuery{Tenant: tenant, Text: rest, K: r.lexicalK(k), Filter: f, Scratch: sc})
 	if err != nil {
 		return nil, fmt.Errorf("lexical search without the subject: %w", err)
 	}
@@ -395,22 +395,22 @@ func cosine(a, b []float32) float64 {
 
 // channels runs the dense and lexical searches: in one round trip when the
 // store can (store.HybridSearcher), else as two calls in parallel.
-func (r *Recaller) channels(ctx context.Context, tenant string, query queryVector, text string, f store.Filter, k int) (vec []float32, dense, lex []store.Hit, err error) {
+func (r *Recaller) channels(ctx context.Context, sc *store.Scratch, tenant string, query queryVector, text string, f store.Filter, k int) (vec []float32, dense, lex []store.Hit, err error) {
 	if hs, ok := r.store.(store.HybridSearcher); ok {
 		if vec, err = query(ctx); err != nil {
 			return nil, nil, nil, err
 		}
 		if noDirection(vec) {
-			lex, err = r.store.SearchText(ctx, store.TextQuery{Tenant: tenant, Text: text, K: r.lexicalK(k), Filter: f})
+			lex, err = r.store.SearchText(ctx, store.TextQuery{Tenant: tenant, Text: text, K: r.lexicalK(k), Filter: f, Scratch: sc})
 			if err != nil {
 				return nil, nil, nil, fmt.Errorf("lexical search: %w", err)
 			}
 			return vec, nil, lex, nil
 		}
-		dense, lex, err = hs.SearchHybrid(ctx, store.HybridQuery{Tenant: tenant, Vector: vec, Text: text, K: k, Filter: f, Chunks: true})
+		dense, lex, err = hs.SearchHybrid(ctx, store.HybridQuery{Tenant: tenant, Vector: vec, Text: text, K: k, Filter: f, Chunks: true, Scratch: sc})
 		if errors.Is(err, store.ErrDimension) {
 			r.denseUnusable(ctx, tenant, err)
-			lex, err = r.store.SearchText(ctx, store.TextQuery{Tenant: tenant, Text: text, K: r.lexicalK(k), Filter: f})
+			lex, err = r.store.SearchText(ctx, store.TextQuery{Tenant: tenant, Text: text, K: r.lexicalK(k), Filter: f, Scratch: sc})
 			dense = nil
 		}
 		if err != nil {
@@ -430,7 +430,7 @@ func (r *Recaller) channels(ctx context.Context, tenant string, query queryVecto
 		if noDirection(vec) {
 			return nil
 		}
-		dense, err = r.store.Search(gctx, store.Query{Tenant: tenant, Vector: vec, K: k, Filter: f, Chunks: true, Terms: text})
+		dense, err = r.store.Search(gctx, store.Query{Tenant: tenant, Vector: vec, K: k, Filter: f, Chunks: true, Terms: text, Scratch: sc})
 		if errors.Is(err, store.ErrDimension) {
 			r.denseUnusable(gctx, tenant, err)
 			dense, err = nil, nil
@@ -442,7 +442,7 @@ func (r *Recaller) channels(ctx context.Context, tenant string, query queryVecto
 	})
 	g.Go(func() error {
 		var err error
-		lex, err = r.store.SearchText(gctx, store.TextQuery{Tenant: tenant, Text: text, K: r.lexicalK(k), Filter: f})
+		lex, err = r.store.SearchText(gctx, store.TextQuery{Tenant: tenant, Text: text, K: r.lexicalK(k), Filter: f, Scratch: sc})
 		if err != nil {
 			return fmt.Errorf("lexical search: %w", err)
 		}

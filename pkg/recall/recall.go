@@ -70,6 +70,9 @@ type Request struct {
 
 	// view is the request's reading of the two clocks, set by readTime.
 	view memory.TimeView
+	// scratch holds the vectors of the request's search hits (see
+	// scratchPool), set by Recall for the length of the call.
+	scratch *store.Scratch
 
 	// time is the query's reading of time, set by Recall.
 	time temporal.Query
@@ -213,6 +216,8 @@ func (r *Recaller) Recall(ctx context.Context, req Request) (Response, error) {
 			return r.respond(ctx, req, Response{Query: req.Query, Weights: AdaptiveWeights(req.Query)}, byKey), nil
 		}
 	}
+	req.scratch = scratchPool.Get().(*store.Scratch)
+	defer releaseScratch(req.scratch)
 	// The lexical channel needs no vector: it runs while the query is
 	// embedded (see retrieve).
 	embedQuery := func(ctx context.Context) ([]float32, error) {
@@ -269,7 +274,9 @@ func (r *Recaller) respond(ctx context.Context, req Request, resp Response, resu
 		r.touch(ctx, req.Tenant, results)
 	}
 	for i := range results {
-		results[i].Memory.Vector = nil
+		// Vectors are not part of the answer, and a hit's may live in the
+		// request's scratch, reused once Recall returns.
+		results[i].Memory.Vector, results[i].Memory.ChunkVectors = nil, nil
 	}
 	resp.Memories, resp.Context = results, r.BlockAt(results, req.view)
 	return resp

@@ -90,13 +90,13 @@ func timeTermShare(req Request) float64 {
 // the time factor matches it without reading its content, and lifting
 // every turn of a day's conversation alike only crowds the answer
 // (measured on LoCoMo dev with it: recall_any@10 −0.004, nDCG@10 −0.004).
-func (r *Recaller) addTimeHits(ctx context.Context, tenant string, vec queryVector, f store.Filter, days []int32, share float64, keep func(memory.Memory) bool, cands []candidate) ([]candidate, error) {
+func (r *Recaller) addTimeHits(ctx context.Context, sc *store.Scratch, tenant string, vec queryVector, f store.Filter, days []int32, share float64, keep func(memory.Memory) bool, cands []candidate) ([]candidate, error) {
 	v, err := vec(ctx)
 	if err != nil {
 		return nil, err
 	}
 	f.Days = days
-	hits, err := r.store.Search(ctx, store.Query{Tenant: tenant, Vector: v, K: timeChannelK, Filter: f, Chunks: true})
+	hits, err := r.store.Search(ctx, store.Query{Tenant: tenant, Vector: v, K: timeChannelK, Filter: f, Chunks: true, Scratch: sc})
 	if errors.Is(err, store.ErrDimension) {
 		return cands, nil // the dense channel said so already
 	}

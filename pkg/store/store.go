@@ -140,6 +140,9 @@ type Query struct {
 	// (Hit.Terms): recall tempers a dense hit that shares no word with the
 	// question. A store that cannot tell leaves Hit.Terms TermsUnknown.
 	Terms string
+	// Scratch, when set, may hold the hits' vectors (see Scratch): they are
+	// then valid only until the caller resets it.
+	Scratch *Scratch
 }
 
 // TermMatch says whether a dense hit shares a term with Query.Terms.
@@ -159,6 +162,8 @@ type TextQuery struct {
 	Text   string
 	K      int
 	Filter Filter
+	// Scratch is Query.Scratch.
+	Scratch *Scratch
 }
 
 // Hit is one search result. For Search, Score is the cosine similarity in
@@ -217,6 +222,8 @@ type HybridQuery struct {
 	Filter Filter
 	// Chunks is Query.Chunks for the dense channel.
 	Chunks bool
+	// Scratch is Query.Scratch for both channels.
+	Scratch *Scratch
 }
 
 // HybridSearcher is a store that answers both channels of a HybridQuery in

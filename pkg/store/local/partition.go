@@ -325,12 +325,30 @@ func (p *partition) decode(i int) (memory.Memory, error) {
 
 // memoryAt returns a deep copy of record i with its vector, safe to hand out.
 func (p *partition) memoryAt(i int) (memory.Memory, error) {
+	return p.memoryIn(i, nil)
+}
+
+// memoryIn is memoryAt with the vectors copied into sc (store.Scratch) when
+// sc is not nil: a search's hits then allocate no vector of their own.
+func (p *partition) memoryIn(i int, sc *store.Scratch) (memory.Memory, error) {
 	m, err := p.decode(i)
 	if err != nil {
 		return m, err
 	}
-	m.Vector = p.vector(i)
-	m.ChunkVectors = p.chunkVectors(i, true)
+	if sc == nil {
+		m.Vector = p.vector(i)
+		m.ChunkVectors = p.chunkVectors(i, true)
+		return m, nil
+	}
+	if p.hasVec[i] {
+		m.Vector = sc.Vector(p.vecs.row(i))
+	}
+	if cv := p.chunkVectors(i, false); len(cv) > 0 {
+		for k := range cv {
+			cv[k] = sc.Vector(cv[k])
+		}
+		m.ChunkVectors = cv
+	}
 	return m, nil
 }
 

@@ -63,7 +63,7 @@ func (s *Store) search(ctx context.Context, q store.Query, exact bool) ([]store.
 	best := s.scanMode(p, vec, q.K, &q.Filter, exact, q.Chunks)
 	hits := make([]store.Hit, len(best))
 	for i, c := range best {
-		m, err := p.memoryAt(c.row)
+		m, err := p.memoryIn(c.row, q.Scratch)
 		if err != nil {
 			return nil, fmt.Errorf("search tenant %s: %w", q.Tenant, err)
 		}

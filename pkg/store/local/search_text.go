@@ -36,7 +36,7 @@ func (s *Store) SearchText(ctx context.Context, q store.TextQuery) ([]store.Hit,
 	best, _ := s.scanText(p, qv, q.K, &q.Filter)
 	hits := make([]store.Hit, len(best))
 	for i, c := range best {
-		m, err := p.memoryAt(c.row)
+		m, err := p.memoryIn(c.row, q.Scratch)
 		if err != nil {
 			return nil, fmt.Errorf("search text in tenant %s: %w", q.Tenant, err)
 		}

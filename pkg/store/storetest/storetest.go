@@ -63,6 +63,7 @@ func Run(t *testing.T, h Harness) {
 		{"Hybrid", testHybrid},
 		{"ChunkVectors", testChunkVectors},
 		{"ChunkVectorsInvalid", testChunkVectorsInvalid},
+		{"Scratch", testScratch},
 		{"ScrollOrder", testScrollOrder},
 		{"ScrollEarlyStop", testScrollEarlyStop},
 		{"ScrollMeta", testScrollMeta},
