@@ -27,10 +27,11 @@ type Scratch struct {
 // dimensions, about a recall's channel.
 const scratchBlock = 1 << 16
 
-// scratchKeep is the most floats a Scratch keeps across Reset: a search far
-// larger than usual (a scoped recall oversampling its candidates) does not
-// pin its space for ever after.
-const scratchKeep = 16 * scratchBlock
+// scratchKeep is the most floats a Scratch keeps across Reset (1 MiB, a
+// recall of 400 short hits takes 0.6): a recall of long memories, each with
+// its chunk vectors, or a scoped one oversampling its candidates, does not
+// leave every pooled scratch that large.
+const scratchKeep = 4 * scratchBlock
 
 // Floats returns n floats of the scratch, not cleared; n < 1 returns nil.
 // They are the caller's until Reset, and no later call returns them again
