@@ -61,7 +61,7 @@ type RecallResult struct {
 	// Error multiplies the score of a memory reporting an error (its first
 	// line says something failed and it quotes what was printed), or of the
 	// conversation turn replying to one, for a question asking which errors
-	// there were; absent: 1.
+	// there were or how something was fixed; absent: 1.
 	Error float64 `json:"error_factor,omitempty"`
 }
 

@@ -262,3 +262,40 @@ func TestErrorReportsAnswerWhichErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestFixIsTheReplyToTheReport: "How did we fix the hydration mismatch in
+// chat-widget?" is answered by the reply to the turn that quoted the
+// error, which names neither the mismatch nor the project, above turns
+// that only name the project (error_factor: the report and its reply).
+func TestFixIsTheReplyToTheReport(t *testing.T) {
+	msgs := filler(30)
+	for i, line := range []string{
+		"Kwame: the chat-widget beta is due in May.",
+		"Kwame: chat-widget keeps its data in MySQL.",
+		"Kwame: chat-widget runs its nightly job at 05:15.",
+	} {
+		msgs = append(msgs, said{id: fmt.Sprintf("proj%d", i), session: "s1", line: line})
+	}
+	msgs = append(msgs,
+		said{id: "report", session: "s2", line: "Kwame: Next.js complains in chat-widget src/client.ts: `Text content does not match server-rendered HTML`."},
+		said{id: "reply", session: "s2", line: "Sage: You render the date on the server and again on the client. Format it on the client only."})
+	r := conversationRecaller(t, msgs)
+	_, resp := recallIDs(t, r, "How did we fix the hydration mismatch in chat-widget?")
+	rank := map[string]int{}
+	for i, res := range resp.Memories {
+		rank[res.Memory.ID] = i + 1
+		want := 0.0
+		if res.Memory.ID == "report" || res.Memory.ID == "reply" {
+			want = 1.3
+		}
+		if res.Error != want {
+			t.Errorf("error_factor of %s = %v, want %v", res.Memory.ID, res.Error, want)
+		}
+	}
+	for _, id := range []string{"report", "reply"} {
+		if rank[id] == 0 || rank[id] > 2 {
+			t.Errorf("ranking %v, want the report and its reply above the turns that only name the project", ids(resp))
+			break
+		}
+	}
+}
