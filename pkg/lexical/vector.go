@@ -81,6 +81,10 @@ func QueryVector(text string) SparseVector {
 				h := Hash(f)
 				weights[h] = max(weights[h], w)
 			}
+			if root, ok := misRoots[t]; ok { // prefixed.go
+				h := Hash(root)
+				weights[h] = max(weights[h], misRootWeight*w)
+			}
 		}
 	}
 	v := SparseVector{Indices: make([]uint32, 0, len(weights)), Values: make([]float32, 0, len(weights))}

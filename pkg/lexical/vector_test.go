@@ -45,6 +45,22 @@ func TestQueryVector(t *testing.T) {
 	}
 	went := QueryVector("she drew")
 	checkVector(t, went, map[uint32]float64{Hash("drew"): 1, Hash("draw"): 1, Hash("drawn"): 1})
+	// A "mis-" word also asks for its root at half its weight (prefixed.go);
+	// words that only begin with "mis" do not.
+	mis := QueryVector("the hydration mismatch and a misconfigured proxy")
+	checkVector(t, mis, map[uint32]float64{Hash("hydrat"): 1, Hash("mismatch"): 1, Hash("match"): 0.5,
+		Hash("misconfigur"): 1, Hash("configur"): 0.5, Hash("proxi"): 1})
+	if mis.Len() != 6 {
+		t.Errorf("query vector has %d entries, want 6", mis.Len())
+	}
+	for q, root := range map[string]string{"a mistake": "take", "the missing file": "sing", "mischief": "chief", "our mission": "sion"} {
+		v := QueryVector(q)
+		for _, h := range v.Indices {
+			if h == Hash(root) {
+				t.Errorf("QueryVector(%q) asks for %q", q, root)
+			}
+		}
+	}
 }
 
 func TestMemoryVector(t *testing.T) {
