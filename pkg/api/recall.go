@@ -63,6 +63,9 @@ type RecallResult struct {
 	// conversation turn replying to one, for a question asking which errors
 	// there were or how something was fixed; absent: 1.
 	Error float64 `json:"error_factor,omitempty"`
+	// Session multiplies the score of a memory of the session the question
+	// names by its place in time ("in our fourth session"); absent: 1.
+	Session float64 `json:"session_factor,omitempty"`
 }
 
 // RecallStep reports one LLM step of a recall: whether it changed the answer,

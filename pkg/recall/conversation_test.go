@@ -299,3 +299,37 @@ func TestFixIsTheReplyToTheReport(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionNamedByItsPlace: "Which error did I run into in our second
+// session?" ranks the error reported in the tenant's second session (in
+// the order the sessions began) first, though the other sessions report
+// errors in the same words; only that session's memories carry
+// session_factor, and a session past the tenant's last names nothing.
+func TestSessionNamedByItsPlace(t *testing.T) {
+	var msgs []said
+	for i, s := range []string{"s1", "s2", "s3"} {
+		msgs = append(msgs,
+			said{id: s + "-chat", session: s, line: "Ana: morning, let us look at the importer today"},
+			said{id: s + "-report", session: s, line: fmt.Sprintf("Ana: the importer crashes on start: `panic: error %d in the importer`", i+1)})
+	}
+	r := conversationRecaller(t, append(msgs, filler(20)...)) // the filler's session is the fourth
+	got, resp := recallIDs(t, r, "Which error did I run into in our second session?")
+	if len(got) == 0 || got[0] != "s2-report" {
+		t.Fatalf("ranking %v, want the second session's report first", got)
+	}
+	for _, res := range resp.Memories {
+		want := 0.0
+		if res.Memory.Session == "s2" {
+			want = 1.6
+		}
+		if res.Session != want {
+			t.Errorf("session_factor of %s = %v, want %v", res.Memory.ID, res.Session, want)
+		}
+	}
+	_, resp = recallIDs(t, r, "Which error did I run into in our ninth session?")
+	for _, res := range resp.Memories {
+		if res.Session != 0 {
+			t.Errorf("a ninth session of three: %s has session_factor %v", res.Memory.ID, res.Session)
+		}
+	}
+}

@@ -50,13 +50,18 @@ func (r *Recaller) search(ctx context.Context, req Request, text string, vec que
 		ents = comparedEvents(req.Query)
 		events = len(ents) > 0
 	}
-	if (len(days) == 0 || r.cfg.NoTimeChannel) && len(ents) == 0 {
+	if (len(days) == 0 || r.cfg.NoTimeChannel) && len(ents) == 0 && req.session == "" {
 		return r.retrieve(ctx, req.scratch, req.Tenant, vec, text, f, k, keep)
 	}
 	vec = onceVector(vec)
 	cands, err := r.retrieve(ctx, req.scratch, req.Tenant, vec, text, f, k, keep)
 	if err != nil {
 		return nil, err
+	}
+	if req.session != "" {
+		if cands, err = r.addSessionHits(ctx, req.scratch, req.Tenant, req.session, vec, f, keep, cands); err != nil {
+			return nil, err
+		}
 	}
 	if len(ents) > 0 && keep == nil {
 		if cands, err = r.perEntity(ctx, req.scratch, req.Tenant, req.Query, vec, f, ents, events, cands); err != nil {

@@ -73,6 +73,9 @@ type Request struct {
 	// scratch holds the vectors of the request's search hits (see
 	// scratchPool), set by Recall for the length of the call.
 	scratch *store.Scratch
+	// session is the session the query names by its place in time ("in
+	// our fourth session"; sessions.go), set by Recall; "" for none.
+	session string
 
 	// time is the query's reading of time, set by Recall.
 	time temporal.Query
@@ -218,6 +221,10 @@ func (r *Recaller) Recall(ctx context.Context, req Request) (Response, error) {
 	}
 	req.scratch = scratchPool.Get().(*store.Scratch)
 	defer releaseScratch(req.scratch)
+	var err error
+	if req.session, err = r.namedSession(ctx, req, r.filter(req)); err != nil {
+		return Response{}, err
+	}
 	// The lexical channel needs no vector: it runs while the query is
 	// embedded (see retrieve).
 	embedQuery := func(ctx context.Context) ([]float32, error) {
@@ -357,7 +364,11 @@ func (r *Recaller) rank(hits []hit, req Request) []Result {
 		info := informationPrior(m)
 		name := names.factor(m)
 		reported := errs.factor(m)
-		score := math.Min(1, (0.6*rel+0.2*m.Importance+0.2*recency)*bonus) * confFactor * channel * damp * info * speaker * name * reported
+		inSession := 1.0
+		if req.session != "" && m.Session == req.session {
+			inSession = sessionBoost
+		}
+		score := math.Min(1, (0.6*rel+0.2*m.Importance+0.2*recency)*bonus) * confFactor * channel * damp * info * speaker * name * reported * inSession
 		res := Result{Memory: *m, Score: score, Relevance: rel, Semantic: h.semantic, Lexical: h.lexical,
 			Importance: m.Importance, Recency: recency, LayerBonus: bonus, Confidence: confFactor, Channel: channel, Dampening: damp, Information: info,
 			Expanded: h.expansion != "", ExpandedQuery: h.expansion}
@@ -369,6 +380,9 @@ func (r *Recaller) rank(hits []hit, req Request) []Result {
 		}
 		if reported != 1 {
 			res.Error = reported
+		}
+		if inSession != 1 {
+			res.Session = inSession
 		}
 		out = append(out, res)
 	}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -271,4 +272,32 @@ type Adopter interface {
 // deletes points itself and has no such call.
 type Compactor interface {
 	Compact(ctx context.Context) error
+}
+
+// SessionSpan is one session of a tenant as its memories tell it: the
+// valid time (ValidFrom, else CreatedAt) of its first and last memory and
+// how many it has.
+type SessionSpan struct {
+	Session  string    `json:"session"`
+	First    time.Time `json:"first"`
+	Last     time.Time `json:"last"`
+	Memories int       `json:"memories"`
+}
+
+// SessionLister is a store that lists a tenant's sessions: those of the
+// memories f lets through (memories without a session are in none), in
+// the order they began (SortSessions). Recall reads "in our fourth
+// session" with it.
+type SessionLister interface {
+	Sessions(ctx context.Context, tenant string, f Filter) ([]SessionSpan, error)
+}
+
+// SortSessions orders spans by their first memory's time, then id.
+func SortSessions(spans []SessionSpan) {
+	slices.SortFunc(spans, func(a, b SessionSpan) int {
+		if c := a.First.Compare(b.First); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Session, b.Session)
+	})
 }

@@ -125,6 +125,26 @@ func (c *Client) Count(ctx context.Context, tenant string, f store.Filter) (int,
 	return res.Count, nil
 }
 
+var _ store.SessionLister = (*Client)(nil)
+
+// Sessions lists the tenant's sessions on the server (store.SessionLister).
+// From a server whose store cannot, or that predates the op, the error
+// wraps errors.ErrUnsupported.
+func (c *Client) Sessions(ctx context.Context, tenant string, f store.Filter) ([]store.SessionSpan, error) {
+	var res sessionsResult
+	err := c.call(ctx, opSessions, sessionsRequest{Tenant: tenant, Filter: f}, &res)
+	if unsupported(err) {
+		return nil, fmt.Errorf("list sessions of tenant %s: %w (%w)", tenant, errors.ErrUnsupported, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if res.Sessions == nil {
+		res.Sessions = []store.SessionSpan{}
+	}
+	return res.Sessions, nil
+}
+
 // Tenants lists the tenants that hold memories.
 func (c *Client) Tenants(ctx context.Context) ([]string, error) {
 	var res tenantsResult

@@ -73,6 +73,20 @@ func (s *Server) dispatch(ctx context.Context, op string, data []byte) (any, err
 		return tenantsResult{Tenants: ts}, nil
 	case opGetRevision, opUpsertIf, opPayloadIf:
 		return s.conditional(ctx, op, data)
+	case opSessions:
+		sl, ok := s.st.(store.SessionLister)
+		if !ok {
+			return nil, requestError(codeUnsupported, "this store cannot list sessions")
+		}
+		var req sessionsRequest
+		if err := decodeRequest(op, data, &req); err != nil {
+			return nil, err
+		}
+		spans, err := sl.Sessions(ctx, req.Tenant, req.Filter)
+		if err != nil {
+			return nil, err
+		}
+		return sessionsResult{Sessions: spans}, nil
 	case opCompact:
 		c, ok := s.st.(store.Compactor)
 		if !ok {

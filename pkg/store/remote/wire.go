@@ -21,6 +21,8 @@ const (
 	opGetRevision = "get_revision"
 	opUpsertIf    = "upsert_if"
 	opPayloadIf   = "update_payload_if"
+	// store.SessionLister.
+	opSessions = "sessions"
 )
 
 // NATS headers of the protocol.
@@ -182,4 +184,10 @@ type countResult struct {
 
 type tenantsResult struct {
 	Tenants []string `json:"tenants"`
+}
+
+type sessionsRequest = countRequest
+
+type sessionsResult struct {
+	Sessions []store.SessionSpan `json:"sessions"`
 }

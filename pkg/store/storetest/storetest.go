@@ -64,6 +64,7 @@ func Run(t *testing.T, h Harness) {
 		{"ChunkVectors", testChunkVectors},
 		{"ChunkVectorsInvalid", testChunkVectorsInvalid},
 		{"Scratch", testScratch},
+		{"Sessions", testSessions},
 		{"ScrollOrder", testScrollOrder},
 		{"ScrollEarlyStop", testScrollEarlyStop},
 		{"ScrollMeta", testScrollMeta},

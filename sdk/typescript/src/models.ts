@@ -303,6 +303,7 @@ export interface RecallResult {
   speaker_factor?: number;
   name_factor?: number;
   error_factor?: number;
+  session_factor?: number;
 }
 
 export interface TimeWindow {

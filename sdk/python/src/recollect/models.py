@@ -392,6 +392,7 @@ class RecallResult:
     speaker_factor: Optional[float] = None
     name_factor: Optional[float] = None
     error_factor: Optional[float] = None
+    session_factor: Optional[float] = None
 
 
 @dataclass
