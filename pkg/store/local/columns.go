@@ -44,6 +44,9 @@ type columns struct {
 	keyHash []uint32
 	tagBits []uint64 // one bit per tag, from its hash
 	seed    maphash.Seed
+	// writes counts the changes to the rows (set, move, truncate): what
+	// is computed from the columns holds while it stays the same.
+	writes uint64
 }
 
 func newColumns() columns { return columns{dict: make(map[string]uint32), seed: maphash.MakeSeed()} }
@@ -63,6 +66,7 @@ func (c *columns) intern(s string) uint32 {
 
 // set writes row i from m, appending when i is the row count.
 func (c *columns) set(i int, m *memory.Memory) {
+	c.writes++
 	vals := [numStrCols]string{m.Namespace, m.Subject, m.Session, m.Domain, string(m.Type), string(m.Kind), string(m.Layer)}
 	if i == len(c.archived) {
 		for col := range c.str {
@@ -100,6 +104,7 @@ func (c *columns) set(i int, m *memory.Memory) {
 
 // move copies row src over row dst.
 func (c *columns) move(dst, src int) {
+	c.writes++
 	for col := range c.str {
 		c.str[col][dst] = c.str[col][src]
 	}
@@ -111,6 +116,7 @@ func (c *columns) move(dst, src int) {
 
 // truncate keeps the first n rows.
 func (c *columns) truncate(n int) {
+	c.writes++
 	for col := range c.str {
 		c.str[col] = c.str[col][:n]
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/recollect-dev/recollect/pkg/lexical"
 	"github.com/recollect-dev/recollect/pkg/memory"
@@ -20,13 +21,16 @@ import (
 // it once trained in the background (ivf.go). Writers hold the store's
 // write lock and mu; readers hold mu.RLock.
 type partition struct {
-	mu     sync.RWMutex
-	ids    idIndex  // id → row
-	recs   []recLoc // each row's record in arena: the memory without its vectors
-	arena  recArena
-	sizes  []int32 // encoded bytes per log record (under maxFrameLen), for compaction accounting
-	hasVec []bool
-	enc    []byte // writers' scratch for encoding a record
+	mu sync.RWMutex
+	// sessions is the last session list (sessions.go), for the columns'
+	// writes count and filter it was made at.
+	sessions atomic.Pointer[sessionList]
+	ids      idIndex  // id → row
+	recs     []recLoc // each row's record in arena: the memory without its vectors
+	arena    recArena
+	sizes    []int32 // encoded bytes per log record (under maxFrameLen), for compaction accounting
+	hasVec   []bool
+	enc      []byte // writers' scratch for encoding a record
 	// chunks[i] holds row i's chunk vectors back to back (dim each), nil
 	// for a memory without; nlong counts the rows that have them. They
 	// are few (long memories only) and scored exactly (see chunks.go).

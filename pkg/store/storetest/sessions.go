@@ -13,7 +13,8 @@ import (
 // else CreatedAt) came, each with its first and last time and its count,
 // among the memories the filter lets through; a memory without a session
 // is in none, another tenant's sessions never show, and a tenant with no
-// memory has none. A store that cannot list sessions skips it.
+// memory has none; a write shows in the next list. A store that cannot
+// list sessions skips it.
 func testSessions(t *testing.T, e *env) {
 	sl, ok := e.s.(store.SessionLister)
 	if !ok {
@@ -73,8 +74,26 @@ func testSessions(t *testing.T, e *env) {
 	if err := e.s.Delete(t.Context(), a, early.ID, mid.ID); err != nil {
 		t.Fatalf("delete: %v", err)
 	}
-	same("after deletes", list(a, store.Filter{Namespaces: []string{memory.DefaultNamespace}}), []store.SessionSpan{
+	def := store.Filter{Namespaces: []string{memory.DefaultNamespace}}
+	same("after deletes", list(a, def), []store.SessionSpan{
 		{Session: "s-early", First: at(5), Last: at(5), Memories: 1},
 		{Session: "s-later", First: at(30), Last: at(31), Memories: 2},
+	})
+	// A new session, and an archived memory, show at once in the next list.
+	upsert(t, e.s, mem(a, 8, "s-new", at(40)))
+	later2.Archived = true
+	if err := e.s.UpdatePayload(t.Context(), a, []memory.Memory{later2}); err != nil {
+		t.Fatalf("archive: %v", err)
+	}
+	same("after an upsert and an archive", list(a, def), []store.SessionSpan{
+		{Session: "s-early", First: at(5), Last: at(5), Memories: 1},
+		{Session: "s-later", First: at(30), Last: at(30), Memories: 1},
+		{Session: "s-new", First: at(40), Last: at(40), Memories: 1},
+	})
+	def.IncludeArchived = true
+	same("archived included", list(a, def), []store.SessionSpan{
+		{Session: "s-early", First: at(5), Last: at(5), Memories: 1},
+		{Session: "s-later", First: at(30), Last: at(31), Memories: 2},
+		{Session: "s-new", First: at(40), Last: at(40), Memories: 1},
 	})
 }
