@@ -222,7 +222,7 @@ func (r *Recaller) Recall(ctx context.Context, req Request) (Response, error) {
 	req.scratch = scratchPool.Get().(*store.Scratch)
 	defer releaseScratch(req.scratch)
 	var err error
-	if req.session, err = r.namedSession(ctx, req, r.filter(req)); err != nil {
+	if req.session, err = r.namedSession(ctx, req); err != nil {
 		return Response{}, err
 	}
 	// The lexical channel needs no vector: it runs while the query is

@@ -43,6 +43,10 @@ var ordinalNumbers = map[string]int{"first": 1, "second": 2, "third": 3, "fourth
 // counts from the first, n = -1 is the latest; ok is false when the
 // question names none.
 func sessionOrdinal(query string) (n int, ok bool) {
+	lower := strings.ToLower(query)
+	if !strings.Contains(lower, "session") && !strings.Contains(lower, "conversation") && !strings.Contains(lower, "chat") {
+		return 0, false // most questions: no pattern to run (4 µs)
+	}
 	m := sessionOrdinalPattern.FindStringSubmatch(query)
 	if m == nil {
 		return 0, false
@@ -62,14 +66,16 @@ func sessionOrdinal(query string) (n int, ok bool) {
 }
 
 // namedSession resolves the session the request's question names by its
-// place in time among the tenant's sessions that f lets through, ordered
-// by the valid time of their first memory: "" when it names none, or when
-// the store cannot list sessions, or there is no such session.
-func (r *Recaller) namedSession(ctx context.Context, req Request, f store.Filter) (string, error) {
+// place in time among the tenant's sessions that the request's filters let
+// through, ordered by the valid time of their first memory: "" when it
+// names none, or when the store cannot list sessions, or there is no such
+// session.
+func (r *Recaller) namedSession(ctx context.Context, req Request) (string, error) {
 	n, ok := sessionOrdinal(req.Query)
 	if !ok {
 		return "", nil
 	}
+	f := r.filter(req)
 	f.Days, f.Sessions = nil, nil
 	spans, err := listSessions(ctx, r.store, req.Tenant, f)
 	if err != nil {
