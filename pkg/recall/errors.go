@@ -16,7 +16,7 @@ import (
 // something else ("failed jobs get 5 attempts", "we fixed the port"). Such
 // a question multiplies by 1 + errorBoost the score of a memory that
 // reports an error — its first line says something failed (crash, broke,
-// fail, panic, error, exception, traceback, complains, segfault) and it
+// fail, panic, error, exception, traceback, complains, segfault, warns) and it
 // quotes what was printed (a code span or block) — and of the turn replying
 // to one (answersError), which says how it was fixed. On the four DevChat
 // sets (built-in model, turn events) the multi-session class's
@@ -42,7 +42,7 @@ var (
 	// (bugs, crashes, exceptions, failures) there were.
 	asksErrorsPattern = regexp.MustCompile(`(?i)^\s*(?:which|what|list|how\s+many)\b.*\b(?:errors?|bugs?|crash(?:es)?|exceptions?|failures?)\b`)
 	// failsPattern: words saying that something failed.
-	failsPattern = regexp.MustCompile(`(?i)\b(?:crash(?:es|ed|ing)?|broke|broken|fail(?:s|ed|ing|ure|ures)?|panic(?:s|ked|king)?|errors?|exceptions?|traceback|complains?|segfault(?:s|ed)?)\b`)
+	failsPattern = regexp.MustCompile(`(?i)\b(?:crash(?:es|ed|ing)?|broke|broken|fail(?:s|ed|ing|ure|ures)?|panic(?:s|ked|king)?|errors?|exceptions?|traceback|complains?|segfault(?:s|ed)?|warn(?:s|ed|ing|ings)?)\b`)
 )
 
 // asksFixPattern: a question asking how something was fixed, solved,

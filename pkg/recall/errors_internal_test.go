@@ -38,13 +38,14 @@ func TestAsksErrors(t *testing.T) {
 // what was printed.
 func TestReportsError(t *testing.T) {
 	for text, want := range map[string]bool{
-		"Build broke: `import cycle not allowed` between internal/httpapi and internal/models.": true,
-		"billing-worker crashes on start:\n\n```\npanic: assignment to entry in nil map\n```":   true,
-		"Calls to the customer API keep failing with `context deadline exceeded` after 2s.":     true,
-		"Next.js complains in src/api/client.ts: `Text content does not match`.":                true,
-		"Failed jobs get 5 attempts before the dead-letter queue.":                              false, // says it, quotes nothing
-		"Then the config becomes:\n```yaml\nretry:\n  on_failure: 5\n```":                       false, // fails on no first line
-		"Use `errors.Is` to compare wrapped errors.":                                            true,  // a false positive the rule accepts: advice about errors, quoting code
+		"Build broke: `import cycle not allowed` between internal/httpapi and internal/models.":  true,
+		"billing-worker crashes on start:\n\n```\npanic: assignment to entry in nil map\n```":    true,
+		"Calls to the customer API keep failing with `context deadline exceeded` after 2s.":      true,
+		"Next.js complains in src/api/client.ts: `Text content does not match`.":                 true,
+		"React keeps warning in OrderTable.tsx: `Each child in a list should have a unique key`": true,
+		"Failed jobs get 5 attempts before the dead-letter queue.":                               false, // says it, quotes nothing
+		"Then the config becomes:\n```yaml\nretry:\n  on_failure: 5\n```":                        false, // fails on no first line
+		"Use `errors.Is` to compare wrapped errors.":                                             true,  // a false positive the rule accepts: advice about errors, quoting code
 	} {
 		if got := reportsError(text); got != want {
 			t.Errorf("reportsError(%q) = %v, want %v", text, got, want)
