@@ -121,16 +121,9 @@ func (r *Recaller) addSessionHits(ctx context.Context, sc *store.Scratch, tenant
 		return nil, err
 	}
 	f.Sessions = []string{session}
-	hits, err := r.store.Search(ctx, store.Query{Tenant: tenant, Vector: v, K: sessionChannelK, Filter: f, Chunks: true, Scratch: sc})
-	if errors.Is(err, store.ErrDimension) {
-		return cands, nil
-	}
+	hits, err := r.extraChannel(ctx, "session channel", store.Query{Tenant: tenant, Vector: v, K: sessionChannelK, Filter: f, Chunks: true, Scratch: sc})
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("session channel: %w", err)
-		}
-		r.log.WarnContext(ctx, "session channel failed, recalling without it", "tenant", tenant, "error", err)
-		return cands, nil
+		return nil, err
 	}
 	at := make(map[string]bool, len(cands))
 	for _, c := range cands {

@@ -96,18 +96,9 @@ func (r *Recaller) addTimeHits(ctx context.Context, sc *store.Scratch, tenant st
 		return nil, err
 	}
 	f.Days = days
-	hits, err := r.store.Search(ctx, store.Query{Tenant: tenant, Vector: v, K: timeChannelK, Filter: f, Chunks: true, Scratch: sc})
-	if errors.Is(err, store.ErrDimension) {
-		return cands, nil // the dense channel said so already
-	}
+	hits, err := r.extraChannel(ctx, "time channel", store.Query{Tenant: tenant, Vector: v, K: timeChannelK, Filter: f, Chunks: true, Scratch: sc})
 	if err != nil {
-		// The other channels answered: recall goes on without this one,
-		// as it does without a failed LLM step, unless the request is gone.
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("time channel: %w", err)
-		}
-		r.log.WarnContext(ctx, "time channel failed, recalling without it", "tenant", tenant, "error", err)
-		return cands, nil
+		return nil, err
 	}
 	at := make(map[string]int, len(cands))
 	for i, c := range cands {
@@ -129,4 +120,23 @@ func (r *Recaller) addTimeHits(ctx context.Context, sc *store.Scratch, tenant st
 		cands = append(cands, candidate{mem: &h.Memory, semantic: h.Score, lexical: lex, dense: true, timed: true})
 	}
 	return cands, nil
+}
+
+// extraChannel runs the dense search of a channel beside the two (the time
+// and session channels). The other channels answered: when it fails, recall
+// goes on without it, as it does without a failed LLM step, unless the
+// request is gone; a store of another dimension gives no hits (the dense
+// channel said so already).
+func (r *Recaller) extraChannel(ctx context.Context, name string, q store.Query) ([]store.Hit, error) {
+	hits, err := r.store.Search(ctx, q)
+	switch {
+	case errors.Is(err, store.ErrDimension):
+		return nil, nil
+	case err != nil && ctx.Err() != nil:
+		return nil, fmt.Errorf("%s: %w", name, err)
+	case err != nil:
+		r.log.WarnContext(ctx, name+" failed, recalling without it", "tenant", q.Tenant, "error", err)
+		return nil, nil
+	}
+	return hits, nil
 }
