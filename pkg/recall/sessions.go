@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/recollect-dev/recollect/pkg/memory"
 	"github.com/recollect-dev/recollect/pkg/store"
+	"github.com/recollect-dev/recollect/pkg/temporal"
 )
 
 // A question can name one of the tenant's sessions by its place in time —
@@ -36,9 +36,6 @@ const sessionBoost = 1.6
 // "during our last session").
 var sessionOrdinalPattern = regexp.MustCompile(`(?i)\b(?:our|my|the)\s+(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\d{1,3}(?:st|nd|rd|th)|last|latest|most\s+recent)\s+(?:session|conversation|chat)\b`)
 
-var ordinalNumbers = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
-	"seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12}
-
 // sessionOrdinal reads the session a question names by its place: n ≥ 1
 // counts from the first, n = -1 is the latest; ok is false when the
 // question names none.
@@ -52,15 +49,11 @@ func sessionOrdinal(query string) (n int, ok bool) {
 		return 0, false
 	}
 	w := strings.ToLower(m[1])
-	if n, ok := ordinalNumbers[w]; ok {
+	if n, ok := temporal.Ordinal(w); ok {
 		return n, true
 	}
 	if w[0] >= '0' && w[0] <= '9' {
-		n, err := strconv.Atoi(strings.TrimRight(w, "stndrh"))
-		if err != nil || n < 1 {
-			return 0, false
-		}
-		return n, true
+		return 0, false // 0th
 	}
 	return -1, true // last, latest, most recent
 }

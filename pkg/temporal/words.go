@@ -1,6 +1,10 @@
 package temporal
 
-import "time"
+import (
+	"strconv"
+	"strings"
+	"time"
+)
 
 // months maps month names and abbreviations to their month.
 var months = map[string]time.Month{
@@ -53,8 +57,39 @@ var numberWords = map[string]int{
 	"thirty": 30, "fifty": 50, "hundred": 100, "several": 3, "few": 3, "couple": 2,
 }
 
-// ordinalWords number the weeks of a month.
-var ordinalWords = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+// ordinals are the ordinal words Ordinal reads.
+var ordinals = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
+	"seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12}
+
+// Ordinal reads an ordinal, lowercase: a word from first to twelfth, or a
+// number with its suffix ("4th", "21st"); ok is false for anything else,
+// and for 0th.
+func Ordinal(w string) (n int, ok bool) {
+	if n, ok := ordinals[w]; ok {
+		return n, true
+	}
+	digits := strings.TrimRight(w, "stndrh")
+	if len(digits) == 0 || len(digits) == len(w) || len(w)-len(digits) != 2 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(digits)
+	if err != nil || n < 1 {
+		return 0, false
+	}
+	return n, true
+}
+
+// ordinalWords number the weeks of a month: the ordinals up to the fifth,
+// and 1st to 4th.
+var ordinalWords = func() map[string]int {
+	out := map[string]int{"1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+	for w, n := range ordinals {
+		if n <= 5 {
+			out[w] = n
+		}
+	}
+	return out
+}()
 
 // unit is a length of calendar time.
 type unit int
